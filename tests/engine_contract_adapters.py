@@ -167,6 +167,9 @@ class Adapter(ABC):
     def refresh(self, m: Match) -> None:  # noqa: B027 (a default: an engine with no derived words has nothing to do)
         """Work out the `derived` words again (after the hidden cards were moved)."""
 
+    fewest_decisions = 20
+    """The fewest rows each of the contract test's stepped matches must apply: several turns' decisions."""
+
     not_stepped = "its rules call the policies' doors in the middle of a turn: a match cannot be stepped from outside"
     """Why `stepped_match` cannot play this engine's match decision by decision (docs/simulation.md's table)."""
 
@@ -258,6 +261,48 @@ class CirclesAdapter(Adapter):
             "counters": S[counters_at:events_at],
             "events": S[events_at:],
         }
+
+    def live(self, m: Match) -> dict[str, Any]:
+        # The action list and its row count (D_N) are what the last listing wrote: greedy answers a hand decision
+        # without one (D_N UNLISTED), a match played from outside lists every decision, and no rule reads them before
+        # the next listing.
+        parts = super().live(m)
+        parts["actions"][:] = 0
+        parts["decision"][self.E.D_N] = 0
+        return parts
+
+    fewest_decisions = 10
+    """A circles match is short (2 Life Points each): the test's greedy-against-random seed 1 ends after 4 turns and 12
+    decisions."""
+
+    not_stepped = ""
+
+    def stepped_match(
+        self, seed: int, turn_cap: int, policies: tuple[int, int], choose: Callable[[Match, list[int]], int] | None
+    ) -> tuple[Match, int]:
+        # `match`'s batch of one, played here decision by decision: set up and played to the first decision
+        # (`open_match`), then each open decision's rows listed (`legal_actions`), a row chosen (the deciding side's
+        # `decide`, which lists them itself, or `choose`'s among them) and taken (`apply`), until `is_over`.
+        E = self.E
+        _, compiled, decks = _bundled("circles", {"turn_cap": turn_cap})
+        deck_a, deck_b = decks[0], decks[-1]
+        capacity = max(len(deck_a), len(deck_b)) + 1
+        S, _ = E.state_buffer(capacity, len(compiled.names), 0)
+        R = E.rules_buffer(compiled)
+        m = Match({"R": R, "compiled": compiled}, {"S": S}, {"capacity": capacity})
+        seeds, first = _one_match_args(seed, seed % 2)
+        E.open_match(R, S, deck_a, deck_b, policies[0], policies[1], seeds[0], np.int64(first[0]))
+        actions = self.parts(m)["actions"].reshape(-1, E.ACTION_WIDTH)
+        applied = 0
+        while not E.is_over(S):
+            n = int(E.legal_actions(R, S, actions))
+            assert n > 0, "the rules stopped at a decision with no legal action"
+            k = int(E.decide(R, S, 0)) if choose is None else choose(m, list(range(n)))
+            assert 0 <= k < n, (k, n)
+            E.apply(R, S, np.int64(k))
+            applied += 1
+        E.finish_match(S, np.int64(0), np.zeros(1, dtype=np.int8), np.zeros(1, dtype=np.int32))
+        return m, applied
 
     def clone(self, m: Match, into: Match) -> None:
         self.E.clone(m.arrays["S"], into.arrays["S"])
@@ -875,9 +920,9 @@ def _wrap(E: Any, name: str, before: Callable[..., None] | None, after: Callable
 
 
 def _circles_doors(E: Any, log: Checks) -> None:
-    """circles: `apply(R, S, k)` takes row k of the list in S, which must be `legal_actions`' list now; the policies'
-    door `choose` picks a row of it; greedy answers the two hand decisions (`greedy_hand`) without a list, with a
-    hand position that must be a listed row's."""
+    """circles: `carry_out(R, S, k)` (what `take` calls, and the contract's `apply` through it) takes row k of the list
+    in S, which must be `legal_actions`' list now; the policies' `choose` picks a row of it; greedy answers the hand
+    decisions (`greedy_hand`) without a list, with a hand position that must be a listed row's."""
 
     def fresh(R: Any, S: Any) -> tuple[int, Any]:
         out = np.zeros_like(E.actions_of(S))
@@ -901,17 +946,18 @@ def _circles_doors(E: Any, log: Checks) -> None:
         ok = (n == 0 and int(h) == E.STOP) or int(h) in rows
         log.check(f"greedy_hand, kind {kind(S)}", ok, lambda: f"hand position {h}, listed {rows}")
 
-    def on_apply(R: Any, S: Any, k: Any) -> None:
+    def on_carry_out(R: Any, S: Any, k: Any) -> None:
         n, same = same_list(R, S)
         ok = same and ((n == 0 and int(k) == -1) or 0 <= int(k) < n)
-        log.check(f"apply, kind {kind(S)}", ok, lambda: f"row {k} of {n}, list fresh: {same}")
+        log.check(f"carry_out, kind {kind(S)}", ok, lambda: f"row {k} of {n}, list fresh: {same}")
 
-    # The callers look each door up in their own module (`rules` calls `apply` and `choose`, `greedy` calls
-    # `choose` and `greedy_hand`): the package's wrapper goes into every module of the engine that holds the name.
+    # The callers look each door up in their own module (`rules` calls `carry_out`, `greedy` and `search` call
+    # `choose`, `greedy` calls `greedy_hand`): the package's wrapper goes into every module of the engine that holds
+    # the name.
     _wrap(E, "choose", None, on_choose)
     _wrap(E, "greedy_hand", None, on_greedy_hand)
-    _wrap(E, "apply", on_apply)
-    for name in ("choose", "greedy_hand", "apply"):
+    _wrap(E, "carry_out", on_carry_out)
+    for name in ("choose", "greedy_hand", "carry_out"):
         E.replace_everywhere(name, getattr(E, name))
 
 

@@ -179,14 +179,14 @@ def test_a_match_is_played_decision_by_decision_from_outside(ruleset_id: str) ->
     adapter = ADAPTERS[ruleset_id]
     for seed, policies in ((1, (GREEDY, RANDOM)), (2, (RANDOM, GREEDY)), (3, (GREEDY, GREEDY))):
         stepped, applied = adapter.stepped_match(seed, 40, policies, None)
-        assert applied > 20
+        assert applied >= adapter.fewest_decisions
         batch = adapter.match(seed, 40, policies)
         for name, part in adapter.live(batch).items():
             assert np.array_equal(adapter.live(stepped)[name], part), name
     rng = np.random.default_rng(5)
     for seed in (4, 5):
         _, applied = adapter.stepped_match(seed, 40, (GREEDY, GREEDY), lambda m, rows: rows[rng.integers(len(rows))])
-        assert applied > 20
+        assert applied >= adapter.fewest_decisions
 
 
 # ---- 2. clone is exact ----------------------------------------------------------------------------------------------

@@ -618,15 +618,6 @@ class Engine:
 # ---- An engine split into a package of modules ----------------------------------------------------------------------
 
 
-def bind_policy_door(rules: ModuleType, policies: ModuleType, door: Sequence[str]) -> None:
-    """Put an engine package's policy door (the policies' kernels its rules hand a decision to, mid-turn) into its
-    `rules` module, where the rule kernels look them up. The package runs this as it is imported, before any kernel
-    compiles, so `rules` imports no policy module and the compiled code calls the policies' kernels as the single
-    module did (Numba reads a kernel's globals when it compiles it)."""
-    for name in door:
-        setattr(rules, name, getattr(policies, name))
-
-
 def replace_in_modules(modules: Sequence[ModuleType], name: str, value: Any) -> None:
     """Set `name` to `value` in each of `modules` that holds it. In an uncompiled run (NUMBA_DISABLE_JIT=1) a kernel is
     looked up in the calling code's module at every call, so a test's wrapper must stand in every module of an engine

@@ -1,8 +1,8 @@
-"""Plays circles matches in plain Python with the policies' entry points and `apply` wrapped, to show every action a
-policy chose and every row the rules applied was one `legal_actions` listed. Run by test_circles_engine.py in a
-subprocess under NUMBA_DISABLE_JIT=1 (the wrappers replace `choose`, `greedy_hand` and `apply` in every module of the
-engine package that calls them, `replace_everywhere`, where only the uncompiled engine looks them up at each call);
-not collected by pytest.
+"""Plays circles matches in plain Python with the policies' entry points and `carry_out` wrapped, to show every action a
+policy chose and every row the rules took was one `legal_actions` listed. Run by test_circles_engine.py in a
+subprocess under NUMBA_DISABLE_JIT=1 (the wrappers replace `choose`, `greedy_hand` and `carry_out`, which `take` calls
+to take a row, in every module of the engine package that calls them, `replace_everywhere`, where only the uncompiled
+engine looks them up at each call); not collected by pytest.
 
     NUMBA_DISABLE_JIT=1 .venv/bin/python tests/rulesets/circles/legal_replay.py POLICY MATCHES
 
@@ -132,10 +132,10 @@ def play_midgames(policy: int, matches: int) -> dict[str, list[Any]]:
 
 def main() -> None:
     jit_off = numba.config.DISABLE_JIT  # type: ignore[attr-defined]
-    assert jit_off, "run under NUMBA_DISABLE_JIT=1: the compiled engine does not look `choose` and `apply` up"
+    assert jit_off, "run under NUMBA_DISABLE_JIT=1: the compiled engine does not look `choose` and `carry_out` up"
     policy, matches = int(sys.argv[1]), int(sys.argv[2])
     chosen = [0] * 18
-    policy_choice, greedy_pick, rule_apply = E.choose, E.greedy_hand, E.apply
+    policy_choice, greedy_pick, rule_carry_out = E.choose, E.greedy_hand, E.carry_out
 
     def listed_now(R: np.ndarray, S: np.ndarray) -> int:
         """The pending decision's rows are exactly what `legal_actions` lists now (into a buffer of its own)."""
@@ -172,14 +172,14 @@ def main() -> None:
         chosen[kind] += 1
         return h
 
-    def checked_apply(R: np.ndarray, S: np.ndarray, k: int) -> Any:
+    def checked_carry_out(R: np.ndarray, S: np.ndarray, k: int) -> Any:
         n = listed_now(R, S)
         assert (n == 0 and k == -1) or 0 <= k < n, f"row {k} of {n} applied (kind {E.decision_of(S)[E.D_KIND]})"
-        return rule_apply(R, S, k)
+        return rule_carry_out(R, S, k)
 
     E.replace_everywhere("choose", checked_choose)
     E.replace_everywhere("greedy_hand", checked_greedy_hand)
-    E.replace_everywhere("apply", checked_apply)
+    E.replace_everywhere("carry_out", checked_carry_out)
     results = play(policy, matches)
     midgames = play_midgames(policy, matches)
     print(json.dumps({"results": results, "midgames": midgames, "chosen": chosen}))

@@ -19,7 +19,8 @@ name (`zones_of(S)`, `side_of(S)`, ...; offsets in `layout`):
   board (`BOARD`, lanes left to right; -1 is an empty lane).
 - `side[side, column]`: Life Points, zone sizes, ready and total resources per colour, policy.
 - `lanes[side, lane, column]`: damage and per-turn flags of the card in that lane (moves with the card).
-- `game[column]`: turn, whose turn, winner, combat and Serenity flags.
+- `game[column]`: turn, whose turn, winner, combat and Serenity flags, where the turn stands (its stage and the
+  rest of the turn's step) and where a rule that asked stands (a lane's op, the damage being dealt, a Heal).
 
 - `rng`, the batch's `counters` and the trace's `events` and `event_count` are parts of `S` too.
 
@@ -28,27 +29,26 @@ The rules are a second buffer `R` (`options_of`, `ability_table_of`, `table_of`,
 a board and call one step.
 
 Rules and policies meet at a decision (`rules`, section "The rules' interface"): where a rule leaves something to
-the player it opens one (`ask`: kind, side, lane, in `decision_of(S)`), `legal_actions(R, S, out) -> n` lists its
-answers as rows in the action list (`actions_of(S)`), the side's policy picks a row (`choose`), and
-`apply(R, S, k)` takes it. The policies (`greedy`) only choose among the listed rows: greedy by a rule of thumb per
-decision kind, random by the draws the engine always made, and `search` by determinized Monte Carlo over its own
-turn's decisions (`search`, and docs/rulesets/circles.md). The rules never read which policy a side plays.
+the player it opens one (`open_question`: kind, side, lane, in `decision_of(S)`) and the rules stop and return;
+`legal_actions(R, S, out) -> n` lists its answers as rows in the action list (`actions_of(S)`), the side's policy
+picks a row (`choose`), and `apply(R, S, k)` takes it and plays on to the next decision. The policies (`greedy`)
+only choose among the listed rows: greedy by a rule of thumb per decision kind, random by the draws the engine always
+made, and `search` by determinized Monte Carlo over its own turn's decisions (`search`, and docs/rulesets/circles.md).
+The rules never read which policy a side plays, and never call one.
 
 The package, one module per part, each importing only the ones before it:
 
 - `layout`: constants, the buffers' header and offsets, the views by name.
-- `rules`: the rule kernels, turns and matches, and the contract's four functions (`legal_actions`, `apply`,
-  `clone`, `determinize`).
+- `rules`: the rule kernels, turns and matches by stages and steps, and the contract's four functions
+  (`legal_actions`, `apply`, `clone`, `determinize`).
+- `greedy`: `choose`, greedy's judgement and rule of thumb, random, and the match loop over the rules' decisions
+  (`play_stages`, `play_matches`; `decide` and `is_over` for a match played from outside).
 - `search`: the search policy and its batch loop.
-- `greedy`: the policies' door `choose`, greedy's judgement and rule of thumb, random, the search's entry.
 - `python_side`: card compilation, buffers, batches, trace text, `ENGINE`, `MatchArrays`.
 
-layout <- rules <- search <- greedy <- python_side. One call goes the other way, and only at run time: the rules
-hand each decision to the policies' door (`ask` -> `choose`, `ask_hand` -> `choose_hand`). This module binds those
-two names into `rules` as it is imported (`bind_policy_door`), before any kernel can compile, so `rules` imports no
-policy and the compiled code is the one the single module made. The package answers to every public name of its
-modules (`__getattr__`), as the single module did, so no caller changed; a test that wraps a kernel in an uncompiled
-run replaces it in every module that calls it (`replace_everywhere`).
+layout <- rules <- greedy <- search <- python_side. No call goes the other way. The package answers to every public
+name of its modules (`__getattr__`), as the single module did, so no caller changed; a test that wraps a kernel in an
+uncompiled run replaces it in every module that calls it (`replace_everywhere`).
 """
 
 from __future__ import annotations
@@ -57,17 +57,12 @@ import sys
 from types import ModuleType
 from typing import Any
 
-from workbench.engines import bind_policy_door, names_of_modules, replace_in_modules
+from workbench.engines import names_of_modules, replace_in_modules
 from workbench.rulesets.circles.engine import greedy, layout, python_side, rules, search
 
-MODULES: tuple[ModuleType, ...] = (layout, rules, search, greedy, python_side)
+MODULES: tuple[ModuleType, ...] = (layout, rules, greedy, search, python_side)
 """The engine's modules, each importing only the ones before it."""
 
-POLICY_DOOR = ("choose", "choose_hand")
-"""The policies' kernels the rules call (`ask` calls `choose`, `ask_hand` calls `choose_hand`), defined in `greedy`."""
-
-
-bind_policy_door(rules, greedy, POLICY_DOOR)  # before any kernel compiles: rules imports no policy
 _lookup = names_of_modules(__name__, MODULES)
 
 
@@ -81,7 +76,7 @@ def replace_everywhere(name: str, value: Any) -> None:
     """Set `name` to `value` in this package and in each of its modules that holds it.
 
     A kernel is looked up in the module of the code calling it (in an uncompiled run, NUMBA_DISABLE_JIT=1, at every
-    call), so a wrapper put in one module only would miss the calls from the others: `rules` calls `apply` and the
-    door, `greedy` calls `choose` and `greedy_hand`. tests/rulesets/circles/legal_replay.py and
-    tests/engine_contract_adapters.py wrap the doors with it."""
+    call), so a wrapper put in one module only would miss the calls from the others: `greedy` and `search` call
+    `choose` and `choose_hand`. tests/rulesets/circles/legal_replay.py and tests/engine_contract_adapters.py wrap the
+    policies' entries and `carry_out` with it."""
     replace_in_modules((sys.modules[__name__], *MODULES), name, value)

@@ -106,14 +106,74 @@ G_TURN, G_ACTIVE, G_WINNER, G_IN_COMBAT, G_SHIELD = range(5)
 G_STAGE = 5  # where the turn stands (STAGE_*): the stage `advance` plays next
 G_PLAYED = 6  # resource cards played this turn
 G_NEXT = 7  # the side whose turn comes next (STAGE_TURN)
-GAME_COLUMNS = 8
-STAGE_TURN, STAGE_RESOURCES, STAGE_READY, STAGE_CHARACTERS, STAGE_REST, STAGE_OVER = range(6)
+G_OPEN = 8  # 1 while a decision is open (`decision_of(S)`): the rules have stopped there and wait for `take`
+G_ANSWER = 9  # the open decision's answer once taken (`take`): its row's first column (1 for yes), or STOP
+G_STOPPED = 10  # the last paid character decision was declined: the loop that asked it (a stage, Restore's) ends
+G_STEP = 11  # where STAGE_REST stands (REST_*): the step `rest_stage` plays next
+G_SIDE = 12  # the side whose turn STAGE_REST plays (the opponent's precombat answers and Serenity: 1 - G_SIDE)
+G_CURSOR = 13  # the next lane of the step's loop over lanes
+G_BOUND = 14  # that loop's end, fixed as it began (the rules' `for i in range(board)`)
+G_PHASE = 15  # where the step stands inside a lane (PHASE_*: precombat's ability, Change the Future's order)
+G_MINE = 16  # the abilities side G_SIDE has in play, read at the start of the rest of its turn and after Restore
+G_RESTORED = 17  # Restore brought a card back this turn (its characters may then be played)
+G_PENDING = 18  # Extra Card: free characters still owed (a chain on entry, or this card's count each turn)
+G_SOURCE = 19  # the card whose Extra Card brings them
+G_CHAIN_GROWS = 20  # 1: a character brought in free adds its own Extra Card (`extra_card=on_entry`); 0: each turn
+G_OP = 21  # the op of a lane's combat (or a Fireball's) that asked (OP_*); NO_OP: none in progress
+G_LANE_KIND = 22  # the lane's combat (LANE_*: a fight, who strikes first, or Target)
+G_TO_A, G_TO_D, G_BACK_A, G_BACK_D = 23, 24, 25, 26  # a fight's damage each way, and Reflect's owed back each way
+G_J = 27  # the enemy lane the lane's attacker (or a Fireball) deals its damage to
+G_IN_FRONT = 28  # Target: a card awake in front of the attacker, which it must still defend against
+G_DAMAGE = 29  # where the damage being dealt stands (DAMAGE_*; DAMAGE_NONE: none), as `deal_damage` left it
+G_DAMAGE_T, G_DAMAGE_TI, G_DAMAGE_AMOUNT, G_DAMAGE_SRC, G_DAMAGE_SI, G_DAMAGE_EVENT = 30, 31, 32, 33, 34, 35
+G_DAMAGE_KEEP, G_DAMAGE_LEFT, G_DAMAGE_LANE, G_DAMAGE_CURSOR, G_DAMAGE_BOUND = 36, 37, 38, 39, 40
+"""The damage being dealt: to lane TI of side T, AMOUNT from lane SI of side SRC, logged as EVENT; Disperse's KEEP (what
+the card keeps) and LEFT (what is still to spread), the LANE it spreads onto, and the loop over the side's other cards
+(CURSOR, BOUND) that may be destroyed by it."""
+G_HEALING, G_HEALING_SIDE, G_HEALING_LANE = 41, 42, 43
+"""A card past its Health waits for the Heal decision (`resolve`): 1 while it does, its side and lane."""
+G_THEIRS = 44  # the abilities the opponent of G_SIDE has in play, read before its precombat answers
+G_REST_LAST = 45  # the last step of STAGE_REST to play (REST_COMBAT in a turn; a rule test's own step alone)
+GAME_COLUMNS = 46
+STAGE_TURN, STAGE_RESOURCES, STAGE_READY, STAGE_CHARACTERS, STAGE_REST, STAGE_OVER, STAGE_EXTRA_CARDS = range(7)
 """The stages of a turn (game[G_STAGE]), in order, as `advance` plays them: STAGE_TURN, the turn cap or the winner,
 else the next side's turn begins (its draw); STAGE_RESOURCES, a resource card (K_RESOURCE, one decision each, up to
-`resources_per_turn`); STAGE_READY, every resource readied (and Extra Card each turn); STAGE_CHARACTERS, a character
+`resources_per_turn`); STAGE_READY, every resource readied; STAGE_EXTRA_CARDS, with `extra_card=each_turn`, each
+Extra Card in play brings its characters in (K_CHARACTER, free); STAGE_CHARACTERS, a character
 (K_CHARACTER, one decision each, until the side stops); STAGE_REST, the turn's healing, abilities and combat;
-STAGE_OVER, the match is over. The two hand decisions stop the rules and return (`advance`); the others, asked while
-a rule resolves, still go to the policies' door (`ask`)."""
+STAGE_OVER, the match is over. At every decision the rules stop and return (`advance`), the hand decisions of the
+stages and the questions asked while a rule resolves alike (the steps of STAGE_REST, REST_*; an Extra Card's free
+characters; damage's prevention and a Heal: the words above keep where each stands)."""
+(
+    REST_HEAL,
+    REST_RESTORE,
+    REST_RESTORED_PLAY,
+    REST_CHANGE_FUTURE,
+    REST_FUTURE_VISION,
+    REST_PRECOMBAT,
+    REST_LANE_MODES,
+    REST_THEIR_PRECOMBAT,
+    REST_SERENITY,
+    REST_COMBAT,
+    REST_DONE,
+) = range(11)
+"""The steps of STAGE_REST (game[G_STEP]), in order: the turn's side heals; card management (Restore lane by lane,
+the characters it brought back, Change the Future, Future Vision); its precombat abilities (Fireball, Sleep, Reorder,
+Attack Boost 2); its lane modes; the opponent's precombat answers and Serenity; combat lane by lane."""
+PHASE_FIREBALL, PHASE_SLEEP, PHASE_REORDER, PHASE_ATTACK_BOOST = range(4)
+"""Precombat's abilities, in the order they are used (game[G_PHASE])."""
+PHASE_SEE, PHASE_ARRANGE = range(2)
+"""Change the Future: whether to look, then the order (game[G_PHASE])."""
+NO_OP = 0
+"""game[G_OP]: no lane's combat (or Fireball's damage) in progress; its ops are numbered from 1."""
+LANE_NONE, LANE_FIGHT, LANE_ATTACKER_FIRST, LANE_DEFENDER_FIRST, LANE_TARGET = range(5)
+"""A lane's combat (game[G_LANE_KIND]): none (no card blocks or the attacker hit the player), both strike at once,
+one of them Fast, or Target's."""
+DAMAGE_NONE, DAMAGE_AVOID, DAMAGE_DISPERSE, DAMAGE_SPREAD_CARD, DAMAGE_SPREAD_AMOUNT, DAMAGE_OTHERS = range(6)
+"""Where the damage being dealt stands (game[G_DAMAGE]): none; the Avoid Damage decision asked; Disperse's; the card
+Disperse spreads onto; how much; the side's other cards being resolved after it."""
+ASKED = np.int64(-1)
+"""What a rule kernel that may stop returns when it has opened a decision (its value comes once it is answered)."""
 
 LANE_MODE_ABILITIES = (1 << LONG_RANGE) | (1 << SELF_DESTRUCT) | (1 << TARGET)
 PRECOMBAT_ABILITIES = (1 << FIREBALL) | (1 << SLEEP) | (1 << REORDER) | (1 << ATTACK_BOOST_2)
@@ -135,8 +195,8 @@ EV_ARRANGED, EV_SLEEPING, EV_JUST_ARRIVED = (np.int64(code) for code in range(22
 
 
 # The search policy's part of the state (`search_of`): what a turn of a `search` side has decided so far, so the turn
-# can be played again from its start up to the next decision (the engine's control flow cannot stop and resume in
-# the middle of a turn, so a decision is searched by replaying the turn: see search.py).
+# can be played again from its start up to the next decision (a decision is searched by replaying the turn from a
+# snapshot taken after its draw: see search.py).
 C_MODE, C_SEARCHER, C_TAPE_LEN, C_TAPE_POS, C_ABORTED, C_NEED_N, C_NEED_DEFAULT, C_RESEED = range(8)
 C_RNG = 8  # 4 words: the search's own generator (determinizations, rollouts' dice), never the match's
 C_ROLLOUT_POLICY = 12  # the policy both sides play in a rollout once the tape is replayed

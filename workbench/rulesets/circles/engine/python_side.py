@@ -32,6 +32,7 @@ from workbench.policies import GREEDY, POLICY_NAMES, SEARCH, policy_code
 from workbench.rulesets.circles.abilities import ABILITIES, ABILITY_INDEX, COLOURS, find_ability
 from workbench.rulesets.circles.cards import Character, Resource
 from workbench.rulesets.circles.costs import resource_colour
+from workbench.rulesets.circles.engine.greedy import play_matches
 from workbench.rulesets.circles.engine.layout import (
     ABILITY_TABLE_AT,
     ACTION_WIDTH,
@@ -121,7 +122,6 @@ from workbench.rulesets.circles.engine.layout import (
     UNDECIDED,
     ZONES_AT,
 )
-from workbench.rulesets.circles.engine.rules import play_matches
 from workbench.rulesets.circles.engine.search import play_searched_matches
 
 ENGINE_VERSION = "3"

@@ -1,13 +1,14 @@
-"""The circles rules: a decision and its legal actions, applying one, and every rule kernel of a turn and a match
+"""The circles rules: a decision and its legal actions, taking an answer, and every rule kernel of a turn and a match
 (the rules document's steps, as the package docstring lists them), with the contract's four functions:
 `legal_actions(R, S, out) -> n`, `apply(R, S, k)`, `clone(S, into)` and `determinize(R, S, s, rng)`.
 
-Imports only `layout`: no rule reads which policy a side plays, and no module of the policies is imported here. The
-turn goes by stages (`advance`, layout's STAGE_*) and stops at its two hand decisions (a resource, a character);
-`play_stages` answers them through the policies' door `choose_hand` and takes the answer (`take_hand`). The decisions
-asked while a rule resolves (abilities, damage, Extra Card's free characters) still go to the door inline (`ask` calls
-`choose`, `ask_hand` calls `choose_hand`); the package binds those two names here before any kernel compiles (see
-below and `engine/__init__.py`).
+Imports only `layout`: no rule reads which policy a side plays, and no rule calls a policy. The rules stop at every
+decision and return: the turn goes by stages (`advance`, layout's STAGE_*), the rest of the turn by steps (REST_*,
+`rest_stage`), and a rule that asks while it resolves (an ability's use, damage's prevention and Disperse's spreading,
+a Heal, an Extra Card's free characters) opens its decision (`open_question`, `open_hand`) and keeps where it stands
+in the game words (a lane's op, the damage being dealt, the card waiting for a Heal), to go on from there once the
+answer is taken (`take`, `take_hand`). The play loop (greedy.py's `play_stages`, search.py's for a batch with a
+`search` side) asks the deciding side's policy.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from workbench.rulesets.circles.engine.layout import (
     A_ACTIVATION,
     A_COLOUR,
     A_NUMBER,
+    ASKED,
     ATTACK_BOOST_2,
     AVOID_DAMAGE,
     BOARD,
@@ -52,6 +54,12 @@ from workbench.rulesets.circles.engine.layout import (
     D_N,
     D_OTHER,
     D_SIDE,
+    DAMAGE_AVOID,
+    DAMAGE_DISPERSE,
+    DAMAGE_NONE,
+    DAMAGE_OTHERS,
+    DAMAGE_SPREAD_AMOUNT,
+    DAMAGE_SPREAD_CARD,
     DECK,
     DISCARD,
     DISPERSE,
@@ -84,11 +92,49 @@ from workbench.rulesets.circles.engine.layout import (
     FIREBALL,
     FUTURE_VISION,
     G_ACTIVE,
+    G_ANSWER,
+    G_BACK_A,
+    G_BACK_D,
+    G_BOUND,
+    G_CHAIN_GROWS,
+    G_CURSOR,
+    G_DAMAGE,
+    G_DAMAGE_AMOUNT,
+    G_DAMAGE_BOUND,
+    G_DAMAGE_CURSOR,
+    G_DAMAGE_EVENT,
+    G_DAMAGE_KEEP,
+    G_DAMAGE_LANE,
+    G_DAMAGE_LEFT,
+    G_DAMAGE_SI,
+    G_DAMAGE_SRC,
+    G_DAMAGE_T,
+    G_DAMAGE_TI,
+    G_HEALING,
+    G_HEALING_LANE,
+    G_HEALING_SIDE,
     G_IN_COMBAT,
+    G_IN_FRONT,
+    G_J,
+    G_LANE_KIND,
+    G_MINE,
     G_NEXT,
+    G_OP,
+    G_OPEN,
+    G_PENDING,
+    G_PHASE,
     G_PLAYED,
+    G_REST_LAST,
+    G_RESTORED,
     G_SHIELD,
+    G_SIDE,
+    G_SOURCE,
     G_STAGE,
+    G_STEP,
+    G_STOPPED,
+    G_THEIRS,
+    G_TO_A,
+    G_TO_D,
     G_TURN,
     G_WINNER,
     H_EVENT_ROWS,
@@ -126,8 +172,13 @@ from workbench.rulesets.circles.engine.layout import (
     L_MODE,
     L_TARGET,
     L_USED,
+    LANE_ATTACKER_FIRST,
     LANE_COLUMNS,
+    LANE_DEFENDER_FIRST,
+    LANE_FIGHT,
     LANE_MODE_ABILITIES,
+    LANE_NONE,
+    LANE_TARGET,
     LONG_RANGE,
     MODE_FIGHT,
     MODE_LONG_RANGE,
@@ -136,6 +187,7 @@ from workbench.rulesets.circles.engine.layout import (
     NO,
     NO_CARD,
     NO_COLOUR,
+    NO_OP,
     NOTHING,
     O_DESTROY_AT_LEAST,
     O_EXTRA_EACH_TURN,
@@ -149,8 +201,23 @@ from workbench.rulesets.circles.engine.layout import (
     O_TURN_CAP,
     ONE,
     ORDER_BITS,
+    PHASE_ATTACK_BOOST,
+    PHASE_FIREBALL,
+    PHASE_REORDER,
+    PHASE_SLEEP,
     PRECOMBAT_ABILITIES,
     REORDER,
+    REST_CHANGE_FUTURE,
+    REST_COMBAT,
+    REST_DONE,
+    REST_FUTURE_VISION,
+    REST_HEAL,
+    REST_LANE_MODES,
+    REST_PRECOMBAT,
+    REST_RESTORE,
+    REST_RESTORED_PLAY,
+    REST_SERENITY,
+    REST_THEIR_PRECOMBAT,
     RESTORE,
     S_BOARD_N,
     S_DECK_N,
@@ -166,6 +233,7 @@ from workbench.rulesets.circles.engine.layout import (
     SERENITY_ABILITY,
     SLEEP,
     STAGE_CHARACTERS,
+    STAGE_EXTRA_CARDS,
     STAGE_OVER,
     STAGE_READY,
     STAGE_RESOURCES,
@@ -207,27 +275,6 @@ from workbench.rulesets.circles.engine.layout import (
     table_of,
     zones_of,
 )
-
-# ---------------------------------------------------------------------------------------------------------------
-# The policies' door, as the rules see it
-#
-# `ask` and `ask_hand` hand each decision to the deciding side's policy through `choose` and `choose_hand`, which
-# live with the policies (greedy.py, above the rules: a rule that imported them could read a policy). The package
-# binds the two names here (`bind_policy_door` in engine/__init__.py) as it is imported, before any kernel compiles:
-# Numba reads a kernel's globals when it compiles it, so the compiled rules call the policies' door directly, as they
-# did when both were one module. These stand-ins are never called: uncompiled they raise, and Numba compiles no call
-# to a plain Python function.
-
-
-def choose(R: IntArray, S: IntArray) -> EngineInt:
-    """The policies' `choose` (greedy.py), bound here by the package."""
-    raise NotImplementedError("the policies' door is bound by workbench.rulesets.circles.engine")
-
-
-def choose_hand(R: IntArray, S: IntArray) -> EngineInt:
-    """The policies' `choose_hand` (greedy.py), bound here by the package."""
-    raise NotImplementedError("the policies' door is bound by workbench.rulesets.circles.engine")
-
 
 # ---------------------------------------------------------------------------------------------------------------
 # Small helpers: the card in a lane, resources, timing
@@ -296,15 +343,14 @@ def side_abilities(R: IntArray, S: IntArray, s: EngineInt) -> int:
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# The rules' interface: a decision, its legal actions, and applying one
+# The rules' interface: a decision, its legal actions, and taking an answer
 #
-# Where a rule leaves something to the player, it opens a decision (`ask`: the kind, the side, the lane and amount
-# it is about, in `decision_of(S)`), `legal_actions` lists its answers as rows (a, b) in the action list, a policy
-# chooses one row (`choose`, in greedy.py: the rules never read which policy a side plays), and `apply`
-# takes it. `apply` only takes the action itself (pays, marks, moves cards, logs); what follows from it (Fireball's
-# damage and the reactions to it, the characters an Extra Card brings) is the rules' code after it, which asks its
-# own decisions. A decision is asked even with one legal action: the random policy draws its dice there as it
-# always did.
+# Where a rule leaves something to the player, it opens a decision (`open_question`: the kind, the side, the lane and
+# amount it is about, in `decision_of(S)`; `open_hand` for the hand decisions) and stops; `legal_actions` lists its
+# answers as rows (a, b) in the action list, a policy chooses one row, and `take` takes it (`carry_out`: pays, marks,
+# moves cards, logs), keeping its answer for the rule that asked, which goes on when the rules are played on
+# (`advance`); the contract's `apply` takes a row and plays on to the next decision. A decision is opened even with
+# one legal action: the random policy draws its dice there as it always did.
 
 
 @inline_kernel
@@ -471,11 +517,12 @@ def legal_actions(R: IntArray, S: IntArray, out: IntArray) -> EngineInt:
 
 
 @rules_kernel
-def ask(
+def open_question(
     R: IntArray, S: IntArray, kind: EngineInt, s: EngineInt, i: EngineInt, arg: EngineInt, other: EngineInt
-) -> EngineInt:
-    """Open a decision of `kind` for side s (about lane i, with `arg` and `other` as the kind says), list its legal
-    actions and let the side's policy choose; returns the chosen row for `apply` (-1: no legal action)."""
+) -> bool:
+    """Open a decision of `kind` for side s (about lane i, with `arg` and `other` as the kind says) and list its legal
+    actions: True, the rules stop there until `take` takes its answer; False, nothing was opened (no legal action,
+    which counts as declining)."""
     decision = decision_of(S)
     decision[D_KIND] = kind
     decision[D_SIDE] = s
@@ -485,8 +532,9 @@ def ask(
     n = legal_actions(R, S, actions_of(S))
     decision[D_N] = n
     if n == 0:
-        return -1
-    return choose(R, S)
+        return False
+    game_of(S)[G_OPEN] = 1
+    return True
 
 
 @inline_kernel
@@ -496,33 +544,47 @@ def declined(S: IntArray, k: EngineInt) -> EngineBool:
 
 
 @inline_kernel
-def take(R: IntArray, S: IntArray, k: EngineInt) -> EngineInt:
-    """`apply(R, S, k)`, without the call when row k declines (stop, none, no, keep) or k = -1: most answers of the
-    ability decisions are no, and the call was a tenth of greedy's time."""
-    if declined(S, k):
-        return STOP
-    return apply(R, S, k)
+def take(R: IntArray, S: IntArray, k: EngineInt) -> None:
+    """The open decision's row k taken (`carry_out`, but not called when row k declines: stop, none, no, keep; most
+    answers of the ability decisions are no, and the call was a tenth of greedy's time): its answer is kept in
+    game[G_ANSWER] for the rule that asked, which goes on from there (`advance`)."""
+    game = game_of(S)
+    game[G_ANSWER] = STOP if declined(S, k) else carry_out(R, S, k)
+    game[G_OPEN] = 0
 
 
 @inline_kernel
-def ask_hand(R: IntArray, S: IntArray, kind: EngineInt, s: EngineInt, arg: EngineInt, other: EngineInt) -> EngineInt:
-    """`ask` for the decisions of every turn, K_RESOURCE and K_CHARACTER (`arg` 1: the character comes in free, by
-    `other`'s Extra Card): opens the decision and returns the policy's answer as the action's first column, the hand
-    position of the card to play (STOP: none), which the caller plays as `apply` would (`play_resource`,
-    `enter_play`). The answer comes from `choose_hand`, which lists the rows only for a policy that needs them."""
-    open_hand(S, kind, s, arg, other)
-    return choose_hand(R, S)
+def is_hand_decision(S: IntArray) -> bool:
+    """The open decision is a hand decision (K_RESOURCE, K_CHARACTER): its answer is a hand position (`take_hand`),
+    which greedy finds without listing the rows (`greedy.choose_hand`)."""
+    kind = decision_of(S)[D_KIND]
+    return kind == K_RESOURCE or kind == K_CHARACTER
+
+
+@inline_kernel
+def decision_open(S: IntArray) -> bool:
+    """The rules have stopped at a decision (`advance`), which waits for its answer."""
+    return game_of(S)[G_OPEN] == 1
+
+
+@inline_kernel
+def no_decision_open(S: IntArray) -> bool:
+    """`decision_open`'s negation: the rules have played on as far as they were asked to (`advance`'s `until`)."""
+    return game_of(S)[G_OPEN] == 0
 
 
 @inline_kernel
 def open_hand(S: IntArray, kind: EngineInt, s: EngineInt, arg: EngineInt, other: EngineInt) -> None:
-    """Open a hand decision (K_RESOURCE or K_CHARACTER) for side s, `arg` and `other` as `ask_hand` takes them."""
+    """Open a hand decision (K_RESOURCE or K_CHARACTER; `arg` 1: the character comes in free, by `other`'s Extra Card)
+    for side s: the rules stop there until `take_hand` takes its answer. Its rows are not listed here: greedy reads
+    the hand instead (`greedy.choose_hand`), and `legal_actions` lists them for any other policy."""
     decision = decision_of(S)
     decision[D_KIND] = kind
     decision[D_SIDE] = s
     decision[D_LANE] = NO_CARD
     decision[D_ARG] = arg
     decision[D_OTHER] = other
+    game_of(S)[G_OPEN] = 1
 
 
 @inline_kernel
@@ -574,7 +636,7 @@ def arrange(R: IntArray, S: IntArray, s: EngineInt, seen: EngineInt, order: Engi
 
 
 @rules_kernel
-def apply(R: IntArray, S: IntArray, k: EngineInt) -> EngineInt:
+def carry_out(R: IntArray, S: IntArray, k: EngineInt) -> EngineInt:
     """Take row k of the pending decision's listed actions; returns its first column (the hand position, lane,
     card brought in, 1 for yes; -1 for declining or for k = -1, no legal action).
 
@@ -675,6 +737,18 @@ def apply(R: IntArray, S: IntArray, k: EngineInt) -> EngineInt:
         to_discard(S, s, card)
         game[G_SHIELD] |= 3 if options_of(R)[O_SERENITY_EVERYONE] == 1 else 1 << s
     return a
+
+
+@rules_kernel
+def apply(R: IntArray, S: IntArray, k: EngineInt) -> None:
+    """The contract's `apply`: row k of the open decision's rows (as `legal_actions` lists them; -1, none) taken, a
+    hand decision's by its hand position (`take_hand`), any other by `take`, and the match played on to the next
+    decision or to its end (`advance`)."""
+    if is_hand_decision(S):
+        take_hand(R, S, actions_of(S)[k, 0] if k >= 0 else STOP)
+    else:
+        take(R, S, k)
+    advance(R, S, np.int64(STAGE_OVER))
 
 
 @rules_kernel
@@ -982,14 +1056,6 @@ def play_resource(R: IntArray, S: IntArray, s: EngineInt, h: EngineInt) -> None:
     log_event(events, event_count, game[G_TURN], s, EV_RESOURCE, card, totals, colour)
 
 
-@rules_kernel
-def play_resources(R: IntArray, S: IntArray, s: EngineInt) -> None:
-    """Side s's resource stage alone (up to `resources_per_turn` resource cards, one decision each, the policy
-    answering): as the rule tests play it. A match plays it among the turn's stages (`advance`)."""
-    begin_resources(S, s)
-    play_stages(R, S, np.int64(STAGE_READY))
-
-
 @inline_kernel
 def begin_resources(S: IntArray, s: EngineInt) -> None:
     """Side s's turn is at its resource stage, no resource card played yet (after its draw)."""
@@ -1009,78 +1075,77 @@ def ready_resources(S: IntArray, s: EngineInt) -> None:
 
 
 @inline_kernel
-def extra_card_chain(R: IntArray, S: IntArray, s: EngineInt, card: EngineInt) -> None:
-    """Extra Card (option `extra_card=on_entry`): the card just brought in brings more characters in, free; a card
-    brought in by it may carry Extra Card too."""
-    table = table_of(R)
-    pending = table[card, T_EXTRA]
-    while pending > 0:
-        pending -= 1
-        extra = bring_free_character(R, S, s, card)
-        if extra < 0:
-            break
-        pending += table[extra, T_EXTRA]
-
-
-@inline_kernel
-def extra_cards_each_turn(R: IntArray, S: IntArray, s: EngineInt) -> None:
-    """Option `extra_card=each_turn`: each Extra Card in play brings one character from hand in, free."""
-    table, zones, side = table_of(R), zones_of(S), side_of(S)
-    board = side[s, S_BOARD_N]
-    for i in range(board):
-        source = zones[s, BOARD, i]
-        if source < 0:
-            continue
-        for _ in range(table[source, T_EXTRA]):
-            if bring_free_character(R, S, s, source) < 0:
-                return
+def hand_holds_character(R: IntArray, S: IntArray, s: EngineInt) -> bool:
+    """Side s has a character in hand (one an Extra Card could bring in)."""
+    table, zones = table_of(R), zones_of(S)
+    for h in range(side_of(S)[s, S_HAND_N]):
+        if table[zones[s, HAND, h], T_KIND] == KIND_CHARACTER:
+            return True
+    return False
 
 
 @rules_kernel
-def bring_free_character(R: IntArray, S: IntArray, s: EngineInt, source: EngineInt) -> EngineInt:
-    """Extra Card: a character from hand, chosen by the side's policy, comes into play free (`source` is the card
-    whose Extra Card brings it); returns the card, or -1 when the hand holds no character."""
-    h = ask_hand(R, S, K_CHARACTER, s, ONE, source)
-    if h < 0:
-        return NO_CARD
-    return enter_play(R, S, s, h, ONE, source)
+def owed_characters(R: IntArray, S: IntArray, s: EngineInt) -> bool:
+    """Extra Card: the next of the free characters still owed (game[G_PENDING], brought by game[G_SOURCE]) asked of
+    side s (True: the rules stop there, K_CHARACTER free), or False: none owed, or no character in hand to bring,
+    which ends what is owed (G_PENDING -1)."""
+    game = game_of(S)
+    if game[G_PENDING] <= 0:
+        return False
+    game[G_PENDING] -= 1
+    if hand_holds_character(R, S, s):
+        open_hand(S, K_CHARACTER, s, ONE, game[G_SOURCE])
+        return True
+    game[G_PENDING] = -1
+    return False
 
 
-@llvm_inline_kernel
-def play_characters(R: IntArray, S: IntArray, s: EngineInt) -> None:
-    """\u201cYou may bring as many Characters into play, as you can afford to.\u201d In Restore's phase (the turn's own
-    characters are a stage, `advance`): its decisions are typed and optimised once, and LLVM copies them in."""
-    while True:
-        h = ask_hand(R, S, K_CHARACTER, s, NOTHING, NO_CARD)
-        if h < 0:
-            return
-        play_character(R, S, s, h)
+@rules_kernel
+def each_turn_characters(R: IntArray, S: IntArray, s: EngineInt) -> bool:
+    """STAGE_EXTRA_CARDS (option `extra_card=each_turn`): each Extra Card in play, left to right (the board as the
+    stage began), brings its count of characters from hand in, free, each a decision; the first time the hand holds
+    no character, the stage ends. True: a decision is open."""
+    table, zones, game = table_of(R), zones_of(S), game_of(S)
+    while game[G_PENDING] >= 0:
+        if owed_characters(R, S, s):
+            return True
+        if game[G_PENDING] < 0 or game[G_CURSOR] >= game[G_BOUND]:
+            return False
+        source = zones[s, BOARD, game[G_CURSOR]]
+        game[G_CURSOR] += 1
+        if source >= 0:
+            game[G_PENDING] = table[source, T_EXTRA]
+            game[G_SOURCE] = source
+    return False
+
+
+@inline_kernel
+def characters_step(R: IntArray, S: IntArray, s: EngineInt) -> bool:
+    """\u201cYou may bring as many Characters into play, as you can afford to\u201d: side s's characters, one paid
+    decision each (K_CHARACTER) until it declines (game[G_STOPPED]), each followed by the free characters its Extra Card
+    brings. STAGE_CHARACTERS, and Restore's step (REST_RESTORED_PLAY). True: a decision is open."""
+    if game_of(S)[G_PENDING] > 0 and owed_characters(R, S, s):
+        return True
+    if game_of(S)[G_STOPPED] == 1:
+        return False
+    open_hand(S, K_CHARACTER, s, NOTHING, NO_CARD)
+    return True
 
 
 @inline_kernel
 def play_character(R: IntArray, S: IntArray, s: EngineInt, h: EngineInt) -> None:
-    """The character at hand position h comes into play, paid for, and brings in what its Extra Card brings (option
-    `extra_card=on_entry`)."""
+    """The character at hand position h comes into play, paid for; with `extra_card=on_entry` the characters its
+    Extra Card brings are owed (`owed_characters`; one brought in adds its own)."""
+    game = game_of(S)
     card = enter_play(R, S, s, h, NOTHING, NO_CARD)
     if table_of(R)[card, T_EXTRA] > 0 and options_of(R)[O_EXTRA_EACH_TURN] == 0:
-        extra_card_chain(R, S, s, card)
+        game[G_PENDING] = table_of(R)[card, T_EXTRA]
+        game[G_SOURCE] = card
+        game[G_CHAIN_GROWS] = 1
 
 
 # ---------------------------------------------------------------------------------------------------------------
 # Damage: prevention, Disperse, Reflect, Heal, destruction, Life Points
-
-
-@inline_kernel
-def spread_damage(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt, amount: EngineInt) -> EngineInt:
-    """Disperse: move `amount` damage from lane i onto the side's other cards, a card and an amount at a time, as
-    the side decides; returns what it keeps on the card in lane i."""
-    left = amount
-    while left > 0:
-        j = take(R, S, ask(R, S, K_SPREAD_CARD, s, i, left, NO_CARD))
-        if j < 0:
-            break
-        left -= take(R, S, ask(R, S, K_SPREAD_AMOUNT, s, i, left, j))
-    return left
 
 
 @rules_kernel
@@ -1094,31 +1159,25 @@ def absorbable(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> int:
 
 
 @inline_kernel
-def damage_after_prevention(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt, amount: EngineInt) -> EngineInt:
-    """The damage the card in lane i actually takes: Serenity, Avoid Damage and Disperse come first."""
-    game, events, event_count, lanes = game_of(S), events_of(S), event_count_of(S), lanes_of(S)
-    card = lane_card(S, s, i)
-    if amount <= 0:
-        return 0
-    if shielded(R, S, s):
-        log_event(events, event_count, game[G_TURN], s, EV_IGNORED, card, SERENITY, amount)
-        return 0
-    if lanes[s, i, L_AVOIDING] == 1:
-        log_event(events, event_count, game[G_TURN], s, EV_IGNORED, card, AVOID_DAMAGE, amount)
-        return 0
-    if can_activate(R, S, s, i, AVOID_DAMAGE):
-        if take(R, S, ask(R, S, K_AVOID, s, i, amount, NO_CARD)) == 1:
-            return 0
-    if can_activate(R, S, s, i, DISPERSE):
-        keep = room_for_damage(R, S, s, i)
-        excess = amount - keep
-        if excess > 0 and take(R, S, ask(R, S, K_DISPERSE, s, i, amount, NO_CARD)) == 1:
-            left = spread_damage(R, S, s, i, excess)
-            for j in range(side_of(S)[s, S_BOARD_N]):
-                if j != i and lane_card(S, s, j) >= 0:
-                    resolve(R, S, s, j)
-            return keep + left
-    return amount
+def hold_damage(
+    S: IntArray,
+    step: EngineInt,
+    t: EngineInt,
+    ti: EngineInt,
+    amount: EngineInt,
+    src: EngineInt,
+    si: EngineInt,
+    event: EngineInt,
+) -> None:
+    """The damage being dealt waits at `step` (DAMAGE_*) for a decision of its prevention: kept in game[G_DAMAGE*]."""
+    game = game_of(S)
+    game[G_DAMAGE] = step
+    game[G_DAMAGE_T] = t
+    game[G_DAMAGE_TI] = ti
+    game[G_DAMAGE_AMOUNT] = amount
+    game[G_DAMAGE_SRC] = src
+    game[G_DAMAGE_SI] = si
+    game[G_DAMAGE_EVENT] = event
 
 
 @rules_kernel
@@ -1134,9 +1193,66 @@ def deal_damage(
 ) -> EngineInt:
     """The card in lane si deals `amount` to the card in lane ti, logged as `event` (EV_HIT, or EV_REFLECTED for
     Reflect's damage sent back); returns the damage a hit card's Reflect owes back (not yet dealt; 0 for reflected
-    damage, which is not reflected again). `hit` and `reflect_onto` in one kernel, with `damage_after_prevention`
-    copied in: each kernel links, optimizes and code-generates again all it calls, and these three each held the whole
-    of the decisions' code (about 1.2 s of compile CPU each)."""
+    damage, which is not reflected again), or ASKED: a decision of the prevention is open (Serenity, Avoid Damage and
+    Disperse come first), and `damage_goes_on` finishes the damage once it is answered."""
+    game, lanes, events, event_count = game_of(S), lanes_of(S), events_of(S), event_count_of(S)
+    target = lane_card(S, t, ti)
+    if target < 0 or amount <= 0:
+        return 0
+    if shielded(R, S, t):
+        log_event(events, event_count, game[G_TURN], t, EV_IGNORED, target, SERENITY, amount)
+        return 0
+    if lanes[t, ti, L_AVOIDING] == 1:
+        log_event(events, event_count, game[G_TURN], t, EV_IGNORED, target, AVOID_DAMAGE, amount)
+        return 0
+    if can_activate(R, S, t, ti, AVOID_DAMAGE):
+        hold_damage(S, np.int64(DAMAGE_AVOID), t, ti, amount, src, si, event)
+        if open_question(R, S, K_AVOID, t, ti, amount, NO_CARD):
+            return ASKED
+        game[G_DAMAGE] = DAMAGE_NONE
+    return disperse_or_take(R, S, t, ti, amount, src, si, event)
+
+
+@inline_kernel
+def disperse_or_take(
+    R: IntArray,
+    S: IntArray,
+    t: EngineInt,
+    ti: EngineInt,
+    amount: EngineInt,
+    src: EngineInt,
+    si: EngineInt,
+    event: EngineInt,
+) -> EngineInt:
+    """`deal_damage` after Avoid Damage: Disperse's decision when the card would keep more than it can take (ASKED),
+    else the damage taken (`damage_taken`)."""
+    game = game_of(S)
+    if can_activate(R, S, t, ti, DISPERSE):
+        keep = room_for_damage(R, S, t, ti)
+        excess = amount - keep
+        if excess > 0:
+            hold_damage(S, np.int64(DAMAGE_DISPERSE), t, ti, amount, src, si, event)
+            game[G_DAMAGE_KEEP] = keep
+            game[G_DAMAGE_LEFT] = excess
+            if open_question(R, S, K_DISPERSE, t, ti, amount, NO_CARD):
+                return ASKED
+            game[G_DAMAGE] = DAMAGE_NONE
+    return damage_taken(R, S, t, ti, amount, src, si, event)
+
+
+@inline_kernel
+def damage_taken(
+    R: IntArray,
+    S: IntArray,
+    t: EngineInt,
+    ti: EngineInt,
+    taken: EngineInt,
+    src: EngineInt,
+    si: EngineInt,
+    event: EngineInt,
+) -> EngineInt:
+    """The damage the card in lane ti takes after prevention (`taken`) put on it, counted and logged; returns what its
+    Reflect owes back (0 for reflected damage)."""
     table, lanes, game, counters, events, event_count = (
         table_of(R),
         lanes_of(S),
@@ -1145,12 +1261,9 @@ def deal_damage(
         events_of(S),
         event_count_of(S),
     )
-    target = lane_card(S, t, ti)
-    if target < 0 or amount <= 0:
-        return 0
-    taken = damage_after_prevention(R, S, t, ti, amount)
     if taken <= 0:
         return 0
+    target = lane_card(S, t, ti)
     lanes[t, ti, L_DAMAGE] += taken
     # The source is on the other side: preventing damage (Disperse's resolving, Heal) touches only side t's cards.
     source = lane_card(S, src, si)
@@ -1162,35 +1275,104 @@ def deal_damage(
     return 0
 
 
-@inline_kernel
-def hit(
-    R: IntArray, S: IntArray, t: EngineInt, ti: EngineInt, amount: EngineInt, src: EngineInt, si: EngineInt
-) -> EngineInt:
-    """The card in lane si deals `amount` to the card in lane ti; returns Reflect's damage owed back (not yet dealt)."""
-    return deal_damage(R, S, t, ti, amount, src, si, EV_HIT)
-
-
-@inline_kernel
-def reflect_onto(
-    R: IntArray, S: IntArray, t: EngineInt, ti: EngineInt, amount: EngineInt, src: EngineInt, si: EngineInt
-) -> None:
-    """Reflect: the card in lane si (the one hit) sends `amount` back to the card in lane ti that hit it."""
-    deal_damage(R, S, t, ti, amount, src, si, EV_REFLECTED)
+@rules_kernel
+def damage_goes_on(R: IntArray, S: IntArray) -> EngineInt:
+    """The damage `deal_damage` left waiting (game[G_DAMAGE*]) goes on from the decision just answered: Avoid Damage,
+    Disperse, the card it spreads onto and how much (a card and an amount at a time, as the side decides), or a Heal
+    while Disperse's other cards are resolved; returns what `deal_damage` returns (ASKED again at the next
+    decision)."""
+    game = game_of(S)
+    if game[G_HEALING] == 1:
+        resolve_goes_on(R, S)
+        return damage_others(R, S)
+    step, answer = game[G_DAMAGE], game[G_ANSWER]
+    t, ti, amount = game[G_DAMAGE_T], game[G_DAMAGE_TI], game[G_DAMAGE_AMOUNT]
+    src, si, event = game[G_DAMAGE_SRC], game[G_DAMAGE_SI], game[G_DAMAGE_EVENT]
+    if step == DAMAGE_AVOID:
+        game[G_DAMAGE] = DAMAGE_NONE
+        if answer == 1:
+            return 0
+        return disperse_or_take(R, S, t, ti, amount, src, si, event)
+    if step == DAMAGE_DISPERSE:
+        if answer != 1:
+            game[G_DAMAGE] = DAMAGE_NONE
+            return damage_taken(R, S, t, ti, amount, src, si, event)
+    elif step == DAMAGE_SPREAD_CARD:
+        if answer < 0:
+            return damage_others_begin(R, S)
+        game[G_DAMAGE] = DAMAGE_SPREAD_AMOUNT
+        game[G_DAMAGE_LANE] = answer
+        if open_question(R, S, K_SPREAD_AMOUNT, t, ti, game[G_DAMAGE_LEFT], answer):
+            return ASKED
+        return damage_others_begin(R, S)
+    else:  # DAMAGE_SPREAD_AMOUNT
+        game[G_DAMAGE_LEFT] -= answer
+    if game[G_DAMAGE_LEFT] > 0:
+        game[G_DAMAGE] = DAMAGE_SPREAD_CARD
+        if open_question(R, S, K_SPREAD_CARD, t, ti, game[G_DAMAGE_LEFT], NO_CARD):
+            return ASKED
+    return damage_others_begin(R, S)
 
 
 @rules_kernel
-def resolve(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> bool:
-    """Destroy the card in lane i if its damage is past its Health, unless a Heal saves it; True if destroyed."""
+def damage_others_begin(R: IntArray, S: IntArray) -> EngineInt:
+    """Disperse has spread what it will: the side's other cards are resolved, left to right (`damage_others`)."""
+    game = game_of(S)
+    game[G_DAMAGE] = DAMAGE_OTHERS
+    game[G_DAMAGE_CURSOR] = 0
+    game[G_DAMAGE_BOUND] = side_of(S)[game[G_DAMAGE_T], S_BOARD_N]
+    return damage_others(R, S)
+
+
+@rules_kernel
+def damage_others(R: IntArray, S: IntArray) -> EngineInt:
+    """Disperse's other cards resolved from game[G_DAMAGE_CURSOR] on (a Heal decision: ASKED), then the damage the card
+    keeps taken (`damage_taken`: what it could take and live, and what was not spread)."""
+    game = game_of(S)
+    t, ti = game[G_DAMAGE_T], game[G_DAMAGE_TI]
+    j = game[G_DAMAGE_CURSOR]
+    while j < game[G_DAMAGE_BOUND]:
+        if j != ti and lane_card(S, t, j) >= 0:
+            game[G_DAMAGE_CURSOR] = j + 1
+            if resolve(R, S, t, j) == ASKED:
+                return ASKED
+        j += 1
+    game[G_DAMAGE] = DAMAGE_NONE
+    taken = game[G_DAMAGE_KEEP] + game[G_DAMAGE_LEFT]
+    return damage_taken(R, S, t, ti, taken, game[G_DAMAGE_SRC], game[G_DAMAGE_SI], game[G_DAMAGE_EVENT])
+
+
+@rules_kernel
+def resolve(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> EngineInt:
+    """Destroy the card in lane i if its damage is past its Health, unless a Heal saves it: 1 if destroyed, 0 if not,
+    ASKED: the Heal decision is open (`resolve_goes_on` finishes it)."""
     card = lane_card(S, s, i)
     if card < 0:
-        return False
+        return 0
     if not destroyed_by(R, S, s, i, NOTHING):
-        return False
+        return 0
     if side_abilities(R, S, s) & HEAL_ABILITIES != 0:
-        if take(R, S, ask(R, S, K_HEAL, s, i, NOTHING, card)) >= 0 and not destroyed_by(R, S, s, i, NOTHING):
-            return False
+        if open_question(R, S, K_HEAL, s, i, NOTHING, card):
+            game = game_of(S)
+            game[G_HEALING] = 1
+            game[G_HEALING_SIDE] = s
+            game[G_HEALING_LANE] = i
+            return ASKED
     destroy(R, S, s, i)
-    return True
+    return 1
+
+
+@rules_kernel
+def resolve_goes_on(R: IntArray, S: IntArray) -> EngineInt:
+    """The card `resolve` left waiting for the Heal decision: saved if a Heal was used and brought it within its
+    Health (0), else destroyed (1)."""
+    game = game_of(S)
+    game[G_HEALING] = 0
+    s, i = game[G_HEALING_SIDE], game[G_HEALING_LANE]
+    if game[G_ANSWER] >= 0 and not destroyed_by(R, S, s, i, NOTHING):
+        return 0
+    destroy(R, S, s, i)
+    return 1
 
 
 @llvm_inline_kernel
@@ -1218,34 +1400,163 @@ def hit_player(R: IntArray, S: IntArray, d: EngineInt, amount: EngineInt, src: E
 
 
 @inline_kernel
-def fight(R: IntArray, S: IntArray, a: EngineInt, i: EngineInt, d: EngineInt, j: EngineInt) -> None:
-    """Lane i's attacker against the card in lane j: damage at once, unless exactly one of them is Fast."""
-    table = table_of(R)
-    to_d = combat_damage(R, S, a, i, d, j)
-    to_a = combat_damage(R, S, d, j, a, i)
-    fast_a = table[lane_card(S, a, i), T_FAST] > 0
-    fast_d = table[lane_card(S, d, j), T_FAST] > 0
-    if fast_a and not fast_d:
-        back_to_a = hit(R, S, d, j, to_d, a, i)
-        if resolve(R, S, d, j):
-            return  # \u201cIf enemy card is destroyed, this card takes no damage\u201d (reflected damage included)
-        back_to_d = hit(R, S, a, i, to_a, d, j)
-        reflect_onto(R, S, a, i, back_to_a, d, j)
-        reflect_onto(R, S, d, j, back_to_d, a, i)
-    elif fast_d and not fast_a:
-        back_to_d = hit(R, S, a, i, to_a, d, j)
-        if resolve(R, S, a, i):
-            return
-        back_to_a = hit(R, S, d, j, to_d, a, i)
-        reflect_onto(R, S, a, i, back_to_a, d, j)
-        reflect_onto(R, S, d, j, back_to_d, a, i)
+def hit_op(
+    R: IntArray,
+    S: IntArray,
+    op: EngineInt,
+    k: EngineInt,
+    t: EngineInt,
+    ti: EngineInt,
+    amount: EngineInt,
+    src: EngineInt,
+    si: EngineInt,
+    event: EngineInt,
+) -> EngineInt:
+    """Op k of a lane's combat, damage dealt (`deal_damage`); when op k is the one that asked (`op`, game[G_OP] as the
+    lane went on), the damage goes on from the answer instead (`damage_goes_on`)."""
+    if op == k:
+        return damage_goes_on(R, S)
+    return deal_damage(R, S, t, ti, amount, src, si, event)
+
+
+@inline_kernel
+def resolve_op(R: IntArray, S: IntArray, op: EngineInt, k: EngineInt, s: EngineInt, i: EngineInt) -> EngineInt:
+    """Op k of a lane's combat, a card resolved (`resolve`), or its Heal decision's answer taken up when op k asked."""
+    if op == k:
+        return resolve_goes_on(R, S)
+    return resolve(R, S, s, i)
+
+
+@inline_kernel
+def hold_lane(
+    S: IntArray, k: EngineInt, kind: EngineInt, to_a: EngineInt, to_d: EngineInt, back_a: EngineInt, back_d: EngineInt
+) -> bool:
+    """A lane's combat stops at op k, which asked: where it stands kept in the game words; True (ASKED)."""
+    game = game_of(S)
+    game[G_OP] = k
+    game[G_LANE_KIND] = kind
+    game[G_TO_A] = to_a
+    game[G_TO_D] = to_d
+    game[G_BACK_A] = back_a
+    game[G_BACK_D] = back_d
+    return True
+
+
+@inline_kernel
+def fight(R: IntArray, S: IntArray, a: EngineInt, i: EngineInt, d: EngineInt, j: EngineInt) -> bool:
+    """Lane i's attacker against the card in lane j: damage at once, unless exactly one of them is Fast, which strikes
+    first. A lane whose damage or destruction asks stops there (True) and goes on from game[G_OP] once answered."""
+    # Typed for mypy only (a bare annotation runs no code): ints at first, then EngineInts.
+    to_a: EngineInt
+    to_d: EngineInt
+    back_a: EngineInt
+    back_d: EngineInt
+    kind: EngineInt
+    table, game = table_of(R), game_of(S)
+    op = game[G_OP]
+    if op == NO_OP:
+        to_d = combat_damage(R, S, a, i, d, j)
+        to_a = combat_damage(R, S, d, j, a, i)
+        fast_a = table[lane_card(S, a, i), T_FAST] > 0
+        fast_d = table[lane_card(S, d, j), T_FAST] > 0
+        kind = np.int64(LANE_FIGHT)
+        if fast_a and not fast_d:
+            kind = np.int64(LANE_ATTACKER_FIRST)
+        elif fast_d and not fast_a:
+            kind = np.int64(LANE_DEFENDER_FIRST)
+        back_a = 0
+        back_d = 0
     else:
-        back_to_a = hit(R, S, d, j, to_d, a, i)
-        back_to_d = hit(R, S, a, i, to_a, d, j)
-        reflect_onto(R, S, a, i, back_to_a, d, j)
-        reflect_onto(R, S, d, j, back_to_d, a, i)
-    resolve(R, S, d, j)
-    resolve(R, S, a, i)
+        kind, to_a, to_d = game[G_LANE_KIND], game[G_TO_A], game[G_TO_D]
+        back_a, back_d = game[G_BACK_A], game[G_BACK_D]
+    if op <= 1:  # the first blow: the Fast one's, or the attacker's
+        if kind == LANE_DEFENDER_FIRST:
+            back_d = hit_op(R, S, op, np.int64(1), a, i, to_a, d, j, EV_HIT)
+            if back_d == ASKED:
+                return hold_lane(S, np.int64(1), kind, to_a, to_d, back_a, back_d)
+        else:
+            back_a = hit_op(R, S, op, np.int64(1), d, j, to_d, a, i, EV_HIT)
+            if back_a == ASKED:
+                return hold_lane(S, np.int64(1), kind, to_a, to_d, back_a, back_d)
+    # \u201cIf enemy card is destroyed, this card takes no damage\u201d (reflected damage included)
+    if op <= 2 and kind != LANE_FIGHT:
+        if kind == LANE_ATTACKER_FIRST:
+            gone = resolve_op(R, S, op, np.int64(2), d, j)
+        else:
+            gone = resolve_op(R, S, op, np.int64(2), a, i)
+        if gone == ASKED:
+            return hold_lane(S, np.int64(2), kind, to_a, to_d, back_a, back_d)
+        if gone == 1:
+            game[G_OP] = NO_OP
+            return False
+    if op <= 3:  # the second blow
+        if kind == LANE_DEFENDER_FIRST:
+            back_a = hit_op(R, S, op, np.int64(3), d, j, to_d, a, i, EV_HIT)
+            if back_a == ASKED:
+                return hold_lane(S, np.int64(3), kind, to_a, to_d, back_a, back_d)
+        else:
+            back_d = hit_op(R, S, op, np.int64(3), a, i, to_a, d, j, EV_HIT)
+            if back_d == ASKED:
+                return hold_lane(S, np.int64(3), kind, to_a, to_d, back_a, back_d)
+    if op <= 4 and hit_op(R, S, op, np.int64(4), a, i, back_a, d, j, EV_REFLECTED) == ASKED:
+        return hold_lane(S, np.int64(4), kind, to_a, to_d, back_a, back_d)
+    if op <= 5 and hit_op(R, S, op, np.int64(5), d, j, back_d, a, i, EV_REFLECTED) == ASKED:
+        return hold_lane(S, np.int64(5), kind, to_a, to_d, back_a, back_d)
+    if op <= 6 and resolve_op(R, S, op, np.int64(6), d, j) == ASKED:
+        return hold_lane(S, np.int64(6), kind, to_a, to_d, back_a, back_d)
+    if op <= 7 and resolve_op(R, S, op, np.int64(7), a, i) == ASKED:
+        return hold_lane(S, np.int64(7), kind, to_a, to_d, back_a, back_d)
+    game[G_OP] = NO_OP
+    return False
+
+
+@rules_kernel
+def target_lane(R: IntArray, S: IntArray, a: EngineInt, i: EngineInt, d: EngineInt) -> bool:
+    """Target: lane i's attacker strikes the card in lane game[G_J] instead, and \u201cIt must still defend against the
+    same location\u201d (a card awake in front of it). Stops where a decision asks (True), as `fight` does."""
+    # Typed for mypy only (a bare annotation runs no code): ints at first, then EngineInts.
+    back_a: EngineInt
+    back_d: EngineInt
+    in_front: EngineInt
+    lanes, game = lanes_of(S), game_of(S)
+    op = game[G_OP]
+    j = game[G_J]
+    if op == NO_OP:
+        back_a = 0
+        back_d = 0
+        in_front = 0
+    else:
+        back_a, back_d, in_front = game[G_BACK_A], game[G_BACK_D], game[G_IN_FRONT]
+    if op <= 1:
+        amount = combat_damage(R, S, a, i, d, j) if op < 1 else NOTHING
+        back_a = hit_op(R, S, op, np.int64(1), d, j, amount, a, i, EV_HIT)
+        if back_a == ASKED:
+            return hold_target(S, np.int64(1), back_a, back_d, in_front)
+        in_front = 1 if lane_card(S, d, i) >= 0 and lanes[d, i, L_ASLEEP] == 0 else 0
+    if op <= 2 and in_front == 1:
+        amount = combat_damage(R, S, d, i, a, i) if op < 2 else NOTHING
+        back_d = hit_op(R, S, op, np.int64(2), a, i, amount, d, i, EV_HIT)
+        if back_d == ASKED:
+            return hold_target(S, np.int64(2), back_a, back_d, in_front)
+    if op <= 3 and hit_op(R, S, op, np.int64(3), a, i, back_a, d, j, EV_REFLECTED) == ASKED:
+        return hold_target(S, np.int64(3), back_a, back_d, in_front)
+    if op <= 4 and in_front == 1 and hit_op(R, S, op, np.int64(4), d, i, back_d, a, i, EV_REFLECTED) == ASKED:
+        return hold_target(S, np.int64(4), back_a, back_d, in_front)
+    if op <= 5 and resolve_op(R, S, op, np.int64(5), d, j) == ASKED:
+        return hold_target(S, np.int64(5), back_a, back_d, in_front)
+    if op <= 6 and in_front == 1 and resolve_op(R, S, op, np.int64(6), d, i) == ASKED:
+        return hold_target(S, np.int64(6), back_a, back_d, in_front)
+    if op <= 7 and resolve_op(R, S, op, np.int64(7), a, i) == ASKED:
+        return hold_target(S, np.int64(7), back_a, back_d, in_front)
+    game[G_OP] = NO_OP
+    return False
+
+
+@inline_kernel
+def hold_target(S: IntArray, k: EngineInt, back_a: EngineInt, back_d: EngineInt, in_front: EngineInt) -> bool:
+    """Target's lane stops at op k, which asked (`hold_lane`, with whether a card defends in front)."""
+    game_of(S)[G_IN_FRONT] = in_front
+    return hold_lane(S, k, np.int64(LANE_TARGET), NOTHING, NOTHING, back_a, back_d)
 
 
 @inline_kernel
@@ -1259,13 +1570,26 @@ def fix_bonuses(R: IntArray, S: IntArray) -> None:
             lanes[s, i, L_HEALTH_BONUS] = live_health_bonus(R, S, s, i)
 
 
+@inline_kernel
+def begin_combat(R: IntArray, S: IntArray, a: EngineInt) -> None:
+    """Combat begins: bonuses fixed, the lanes logged, the loop over side a's lanes at its start."""
+    side, game, events, event_count = side_of(S), game_of(S), events_of(S), event_count_of(S)
+    d = 1 - a
+    fix_bonuses(R, S)
+    game[G_IN_COMBAT] = 1
+    for i in range(max(side[a, S_BOARD_N], side[d, S_BOARD_N])):
+        if lane_card(S, a, i) >= 0 or lane_card(S, d, i) >= 0:
+            log_event(events, event_count, game[G_TURN], a, EV_LANE, lane_card(S, a, i), lane_card(S, d, i), i)
+    game[G_CURSOR] = 0
+    game[G_BOUND] = side[a, S_BOARD_N]
+    game[G_OP] = NO_OP
+
+
 @llvm_inline_kernel
-def combat(R: IntArray, S: IntArray, a: EngineInt) -> None:
-    """Side a's characters attack, lane by lane from the left; then both boards shift left."""
-    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
-    back_to_d: EngineInt
-    side, lanes, game, counters, events, event_count = (
-        side_of(S),
+def combat_step(R: IntArray, S: IntArray, a: EngineInt) -> bool:
+    """REST_COMBAT: side a's characters attack, lane by lane from the left (`begin_combat` began it); then both
+    boards shift left. A lane whose combat asks stops it (True) and is played on from there when answered."""
+    lanes, game, counters, events, event_count = (
         lanes_of(S),
         game_of(S),
         counters_of(S),
@@ -1273,176 +1597,243 @@ def combat(R: IntArray, S: IntArray, a: EngineInt) -> None:
         event_count_of(S),
     )
     d = 1 - a
-    fix_bonuses(R, S)
-    game[G_IN_COMBAT] = 1
-    for i in range(max(side[a, S_BOARD_N], side[d, S_BOARD_N])):
-        if lane_card(S, a, i) >= 0 or lane_card(S, d, i) >= 0:
-            log_event(events, event_count, game[G_TURN], a, EV_LANE, lane_card(S, a, i), lane_card(S, d, i), i)
-    for i in range(side[a, S_BOARD_N]):
-        card = lane_card(S, a, i)
-        if card < 0:
-            continue
-        if lanes[a, i, L_ASLEEP] == 1:
-            log_event(events, event_count, game[G_TURN], a, EV_SLEEPING, card, NO_CARD, i)
-            continue
-        if not attacks_now(R, S, a, i):
-            log_event(events, event_count, game[G_TURN], a, EV_JUST_ARRIVED, card, NO_CARD, i)
-            continue
-        counters[a, card, ATTACKED] += 1
-        mode = lanes[a, i, L_MODE]
-        if mode == MODE_SELF_DESTRUCT and lane_card(S, d, i) >= 0:
-            destroy(R, S, d, i)
-            destroy(R, S, a, i)
-            continue
-        if mode == MODE_LONG_RANGE:
-            hit_player(R, S, d, attack_of(R, S, a, i), a, i)
-        elif mode == MODE_TARGET and lane_card(S, d, lanes[a, i, L_TARGET]) >= 0:
-            j = lanes[a, i, L_TARGET]
-            back_to_a = hit(R, S, d, j, combat_damage(R, S, a, i, d, j), a, i)
-            back_to_d = 0
-            in_front = lane_card(S, d, i) >= 0 and lanes[d, i, L_ASLEEP] == 0
-            if in_front:  # \u201cIt must still defend against the same location\u201d
-                back_to_d = hit(R, S, a, i, combat_damage(R, S, d, i, a, i), d, i)
-            reflect_onto(R, S, a, i, back_to_a, d, j)
-            if in_front:
-                reflect_onto(R, S, d, i, back_to_d, a, i)
-            resolve(R, S, d, j)
-            if in_front:
-                resolve(R, S, d, i)
-            resolve(R, S, a, i)
-        elif not opposed(R, S, d, i):
-            hit_player(R, S, d, direct_damage(R, S, a, i), a, i)
-        elif lanes[d, i, L_ASLEEP] == 0:
-            fight(R, S, a, i, d, i)
+    while game[G_CURSOR] < game[G_BOUND]:
+        i = game[G_CURSOR]
+        lane = np.int64(LANE_NONE)  # what the lane's combat is
+        if game[G_OP] != NO_OP:  # the lane that asked goes on
+            lane = game[G_LANE_KIND]
+        else:
+            card = lane_card(S, a, i)
+            if card < 0:
+                game[G_CURSOR] = i + 1
+                continue
+            if lanes[a, i, L_ASLEEP] == 1:
+                log_event(events, event_count, game[G_TURN], a, EV_SLEEPING, card, NO_CARD, i)
+                game[G_CURSOR] = i + 1
+                continue
+            if not attacks_now(R, S, a, i):
+                log_event(events, event_count, game[G_TURN], a, EV_JUST_ARRIVED, card, NO_CARD, i)
+                game[G_CURSOR] = i + 1
+                continue
+            counters[a, card, ATTACKED] += 1
+            mode = lanes[a, i, L_MODE]
+            if mode == MODE_SELF_DESTRUCT and lane_card(S, d, i) >= 0:
+                destroy(R, S, d, i)
+                destroy(R, S, a, i)
+                game[G_CURSOR] = i + 1
+                continue
+            if mode == MODE_LONG_RANGE:
+                hit_player(R, S, d, attack_of(R, S, a, i), a, i)
+            elif mode == MODE_TARGET and lane_card(S, d, lanes[a, i, L_TARGET]) >= 0:
+                game[G_J] = lanes[a, i, L_TARGET]
+                lane = np.int64(LANE_TARGET)
+            elif not opposed(R, S, d, i):
+                hit_player(R, S, d, direct_damage(R, S, a, i), a, i)
+            elif lanes[d, i, L_ASLEEP] == 0:
+                lane = np.int64(LANE_FIGHT)
+        # One call site each, so the fight is copied in once.
+        if lane == LANE_TARGET:
+            if target_lane(R, S, a, i, d):
+                return True
+        elif lane != LANE_NONE and fight(R, S, a, i, d, i):
+            return True
+        game[G_CURSOR] = i + 1
         if game[G_WINNER] != UNDECIDED:
             break
     game[G_IN_COMBAT] = 0
     shift_left(S, a)
     shift_left(S, d)
+    return False
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# Activated abilities before combat
+# The rest of the turn's abilities, step by step: card management, precombat abilities, lane modes, Serenity
 
 
 @inline_kernel
-def use_fireball(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> None:
-    """Fireball: 1 damage to an enemy card before combat (or not used)."""
+def begin_lanes(S: IntArray, s: EngineInt) -> None:
+    """A step's loop over side s's lanes begins: at lane 0, up to the board as it is now (the rules' `for i in
+    range(board)`), nothing of a lane in progress."""
+    game = game_of(S)
+    game[G_CURSOR] = 0
+    game[G_BOUND] = side_of(S)[s, S_BOARD_N]
+    game[G_PHASE] = 0
+    game[G_OP] = NO_OP
+
+
+@rules_kernel
+def next_lane_with(R: IntArray, S: IntArray, s: EngineInt, ability: EngineInt) -> EngineInt:
+    """The step's next lane (from game[G_CURSOR]) whose card can use `ability` now, the cursor moved past it; -1 when
+    the loop is done."""
+    game = game_of(S)
+    i = game[G_CURSOR]
+    while i < game[G_BOUND]:
+        game[G_CURSOR] = i + 1
+        if can_activate(R, S, s, i, ability):
+            return i
+        i += 1
+    game[G_CURSOR] = i
+    return NO_CARD
+
+
+@rules_kernel
+def fireball_lane(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> bool:
+    """Fireball of lane i: 1 damage to an enemy card before combat (or not used), then that card resolved. Its decision,
+    the damage's and the Heal's stop it (True; game[G_OP] says where it stands)."""
+    game = game_of(S)
     o = 1 - s
-    j = take(R, S, ask(R, S, K_FIREBALL, s, i, NOTHING, NO_CARD))
-    if j < 0:
-        return
-    hit(R, S, o, j, ability_table_of(R)[FIREBALL, A_NUMBER], s, i)
-    resolve(R, S, o, j)
-
-
-@inline_kernel
-def use_sleep(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> None:
-    """Sleep: an enemy card neither attacks nor defends this turn (or not used)."""
-    take(R, S, ask(R, S, K_SLEEP, s, i, NOTHING, NO_CARD))
-
-
-@inline_kernel
-def use_reorder(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> None:
-    """Reorder: swap two of your characters (or not used)."""
-    take(R, S, ask(R, S, K_REORDER, s, i, NOTHING, NO_CARD))
-
-
-@inline_kernel
-def use_attack_boost(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> None:
-    """Attack Boost 2: +2 Attack to the cards on each side this turn (or not used)."""
-    take(R, S, ask(R, S, K_ATTACK_BOOST, s, i, NOTHING, NO_CARD))
-
-
-@inline_kernel
-def use_restore(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> bool:
-    """Restore: a card from the discard pile to the hand (or not used); True if a card came back."""
-    if side_of(S)[s, S_DISCARD_N] == 0:
+    op = game[G_OP]
+    if op == NO_OP:
+        if open_question(R, S, K_FIREBALL, s, i, NOTHING, NO_CARD):
+            game[G_OP] = 1
+            return True
         return False
-    return bool(take(R, S, ask(R, S, K_RESTORE, s, i, NOTHING, NO_CARD)) >= 0)
-
-
-@inline_kernel
-def use_future_sight(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt, ability: EngineInt) -> None:
-    """Future Vision (look at the top 3) and Change the Future (look and rearrange them), when there is a card to
-    see."""
-    seen = cards_to_see(R, S, s, ability)
-    if seen <= 0 or take(R, S, ask(R, S, K_FUTURE_SIGHT, s, i, ability, NO_CARD)) != 1:
-        return
-    if ability == CHANGE_THE_FUTURE:
-        take(R, S, ask(R, S, K_ARRANGE, s, i, seen, NO_CARD))
+    if op == 1:
+        if game[G_ANSWER] < 0:
+            game[G_OP] = NO_OP
+            return False
+        game[G_J] = game[G_ANSWER]
+    j = game[G_J]
+    if op <= 2 and hit_op(R, S, op, np.int64(2), o, j, ability_table_of(R)[FIREBALL, A_NUMBER], s, i, EV_HIT) == ASKED:
+        game[G_OP] = 2
+        return True
+    if op <= 3 and resolve_op(R, S, op, np.int64(3), o, j) == ASKED:
+        game[G_OP] = 3
+        return True
+    game[G_OP] = NO_OP
+    return False
 
 
 @rules_kernel
-def choose_lane_modes(R: IntArray, S: IntArray, a: EngineInt) -> None:
-    """Long Range, Self Destruct and Target are chosen (and paid) for each blocked attacker before combat."""
-    table, lanes = table_of(R), lanes_of(S)
+def precombat_step(R: IntArray, S: IntArray, s: EngineInt) -> bool:
+    """Fireball, Sleep, Reorder and Attack Boost 2 of side s, each lane by lane (REST_PRECOMBAT, and in the opponent's
+    turn REST_THEIR_PRECOMBAT); each use is a decision (True: the rules stop there)."""
+    game = game_of(S)
+    while game[G_PHASE] <= PHASE_ATTACK_BOOST:
+        phase = game[G_PHASE]
+        if game[G_OP] != NO_OP:  # a Fireball in progress, of the lane before the cursor
+            if fireball_lane(R, S, s, game[G_CURSOR] - 1):
+                return True
+            continue
+        if phase == PHASE_FIREBALL:
+            i = next_lane_with(R, S, s, FIREBALL)
+            if i >= 0:
+                if fireball_lane(R, S, s, i):
+                    return True
+                continue
+        elif phase == PHASE_SLEEP:
+            i = next_lane_with(R, S, s, SLEEP)
+            if i >= 0 and open_question(R, S, K_SLEEP, s, i, NOTHING, NO_CARD):
+                return True
+        elif phase == PHASE_REORDER:
+            i = next_lane_with(R, S, s, REORDER)
+            if i >= 0 and open_question(R, S, K_REORDER, s, i, NOTHING, NO_CARD):
+                return True
+        else:
+            i = next_lane_with(R, S, s, ATTACK_BOOST_2)
+            if i >= 0 and open_question(R, S, K_ATTACK_BOOST, s, i, NOTHING, NO_CARD):
+                return True
+        if i < 0:
+            begin_lanes(S, s)
+            game[G_PHASE] = phase + 1
+    return False
+
+
+@rules_kernel
+def lane_modes_step(R: IntArray, S: IntArray, a: EngineInt) -> bool:
+    """REST_LANE_MODES: Long Range, Self Destruct and Target are chosen (and paid) for each blocked attacker before
+    combat, in that order until one is used; each a decision (True: the rules stop there)."""
+    table, lanes, game = table_of(R), lanes_of(S), game_of(S)
     d = 1 - a
-    for i in range(side_of(S)[a, S_BOARD_N]):
-        card = lane_card(S, a, i)
-        if not attacks_now(R, S, a, i) or (table[card, T_ACTIVATED] & LANE_MODE_ABILITIES) == 0:
-            continue
-        blocked = opposed(R, S, d, i) and lanes[d, i, L_ASLEEP] == 0
-        if not blocked:
-            continue
-        if can_activate(R, S, a, i, LONG_RANGE):
-            if take(R, S, ask(R, S, K_LONG_RANGE, a, i, NOTHING, NO_CARD)) == 1:
+    while True:
+        op = game[G_OP]
+        if op == NO_OP:
+            i = game[G_CURSOR]
+            if i >= game[G_BOUND]:
+                return False
+            game[G_CURSOR] = i + 1
+            card = lane_card(S, a, i)
+            if not attacks_now(R, S, a, i) or (table[card, T_ACTIVATED] & LANE_MODE_ABILITIES) == 0:
                 continue
-        if can_activate(R, S, a, i, SELF_DESTRUCT):
-            if take(R, S, ask(R, S, K_SELF_DESTRUCT, a, i, NOTHING, NO_CARD)) == 1:
+            if not (opposed(R, S, d, i) and lanes[d, i, L_ASLEEP] == 0):
                 continue
+        else:
+            i = game[G_CURSOR] - 1
+            game[G_OP] = NO_OP
+            if op == 3 or game[G_ANSWER] == 1:
+                continue
+        if op < 1 and can_activate(R, S, a, i, LONG_RANGE):
+            if open_question(R, S, K_LONG_RANGE, a, i, NOTHING, NO_CARD):
+                game[G_OP] = 1
+                return True
+        if op < 2 and can_activate(R, S, a, i, SELF_DESTRUCT):
+            if open_question(R, S, K_SELF_DESTRUCT, a, i, NOTHING, NO_CARD):
+                game[G_OP] = 2
+                return True
         if can_activate(R, S, a, i, TARGET):
-            take(R, S, ask(R, S, K_TARGET, a, i, NOTHING, NO_CARD))
+            if open_question(R, S, K_TARGET, a, i, NOTHING, NO_CARD):
+                game[G_OP] = 3
+                return True
 
 
 @rules_kernel
-def precombat_abilities(R: IntArray, S: IntArray, s: EngineInt) -> None:
-    """Fireball, Sleep, Reorder and Attack Boost 2 of side s, lane by lane (in either side's turn)."""
-    if side_abilities(R, S, s) & PRECOMBAT_ABILITIES == 0 or not may_act(R, S, s):
-        return
-    for i in range(side_of(S)[s, S_BOARD_N]):
-        if can_activate(R, S, s, i, FIREBALL):
-            use_fireball(R, S, s, i)
-    for i in range(side_of(S)[s, S_BOARD_N]):
-        if can_activate(R, S, s, i, SLEEP):
-            use_sleep(R, S, s, i)
-    for i in range(side_of(S)[s, S_BOARD_N]):
-        if can_activate(R, S, s, i, REORDER):
-            use_reorder(R, S, s, i)
-    for i in range(side_of(S)[s, S_BOARD_N]):
-        if can_activate(R, S, s, i, ATTACK_BOOST_2):
-            use_attack_boost(R, S, s, i)
-
-
-@rules_kernel
-def card_management(R: IntArray, S: IntArray, s: EngineInt) -> None:
-    """Restore (then play what it brought back), Change the Future and Future Vision, in the owner's turn."""
-    if side_abilities(R, S, s) & CARD_MANAGEMENT_ABILITIES == 0:
-        return
-    restored = False
-    for i in range(side_of(S)[s, S_BOARD_N]):
-        if can_activate(R, S, s, i, RESTORE):
-            restored = use_restore(R, S, s, i) or restored
-    if restored:
-        play_characters(R, S, s)
-    for i in range(side_of(S)[s, S_BOARD_N]):
-        if can_activate(R, S, s, i, CHANGE_THE_FUTURE):
-            use_future_sight(R, S, s, i, CHANGE_THE_FUTURE)
-    for i in range(side_of(S)[s, S_BOARD_N]):
-        if can_activate(R, S, s, i, FUTURE_VISION):
-            use_future_sight(R, S, s, i, FUTURE_VISION)
-
-
-@rules_kernel
-def use_serenity(R: IntArray, S: IntArray, d: EngineInt) -> None:
-    """Serenity: discard the card; damage is ignored for the rest of the turn (asked of each Serenity card until
-    one is used)."""
-    for i in range(side_of(S)[d, S_BOARD_N]):
+def serenity_step(R: IntArray, S: IntArray, d: EngineInt) -> bool:
+    """REST_SERENITY: Serenity (discard the card; damage is ignored for the rest of the turn), asked of each Serenity
+    card of side d until one is used (True: the rules stop at its decision)."""
+    game = game_of(S)
+    if game[G_OP] != NO_OP:
+        game[G_OP] = NO_OP
+        if game[G_ANSWER] == 1:
+            game[G_CURSOR] = game[G_BOUND]
+            return False
+    while game[G_CURSOR] < game[G_BOUND]:
+        i = game[G_CURSOR]
+        game[G_CURSOR] = i + 1
         card = lane_card(S, d, i)
         if card < 0 or abilities_of(R)[card, SERENITY] == 0 or not may_act(R, S, d):
             continue
-        if take(R, S, ask(R, S, K_SERENITY, d, i, NOTHING, NO_CARD)) == 1:
-            return
+        if open_question(R, S, K_SERENITY, d, i, NOTHING, NO_CARD):
+            game[G_OP] = 1
+            return True
+    return False
+
+
+@rules_kernel
+def restore_step(R: IntArray, S: IntArray, s: EngineInt) -> bool:
+    """REST_RESTORE: Restore, lane by lane, a card from the discard pile to the hand (or not used; not asked with the
+    pile empty); game[G_RESTORED] notes that one came back. True: the rules stop at its decision."""
+    game = game_of(S)
+    if game[G_OP] != NO_OP:
+        game[G_OP] = NO_OP
+        if game[G_ANSWER] >= 0:
+            game[G_RESTORED] = 1
+    while True:
+        i = next_lane_with(R, S, s, RESTORE)
+        if i < 0:
+            return False
+        if side_of(S)[s, S_DISCARD_N] > 0 and open_question(R, S, K_RESTORE, s, i, NOTHING, NO_CARD):
+            game[G_OP] = 1
+            return True
+
+
+@rules_kernel
+def future_sight_step(R: IntArray, S: IntArray, s: EngineInt, ability: EngineInt) -> bool:
+    """REST_CHANGE_FUTURE and REST_FUTURE_VISION: lane by lane, Future Vision (look at the top 3) or Change the Future
+    (look, then put them in an order), when there is a card to see; each a decision (True: the rules stop there)."""
+    game = game_of(S)
+    if game[G_OP] == 1 and game[G_ANSWER] == 1 and ability == CHANGE_THE_FUTURE:
+        i = game[G_CURSOR] - 1
+        game[G_OP] = 2
+        if open_question(R, S, K_ARRANGE, s, i, cards_to_see(R, S, s, ability), NO_CARD):
+            return True
+    game[G_OP] = NO_OP
+    while True:
+        i = next_lane_with(R, S, s, ability)
+        if i < 0:
+            return False
+        if cards_to_see(R, S, s, ability) > 0 and open_question(R, S, K_FUTURE_SIGHT, s, i, ability, NO_CARD):
+            game[G_OP] = 1
+            return True
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -1468,74 +1859,171 @@ def start_turn(R: IntArray, S: IntArray, s: EngineInt) -> None:
     draw_step(R, S, s)
 
 
-@rules_kernel
-def play_turn(R: IntArray, S: IntArray, s: EngineInt) -> None:
-    """One whole turn of side s, in the document's order (its draw, then `turn_body`): as the rule tests play it."""
-    start_turn(R, S, s)
-    turn_body(R, S, s)
-
-
-@rules_kernel
-def turn_body_call(R: IntArray, S: IntArray, s: EngineInt) -> None:
-    """`turn_body` as one call of its own: the search's batch loop, its turns and its rollouts call it, one compiled
-    copy for the three."""
-    turn_body(R, S, s)
+@inline_kernel
+def enter_step(R: IntArray, S: IntArray, step: EngineInt) -> None:
+    """STAGE_REST goes to `step`, or past it to the first later step with something to do (a step whose abilities
+    no card in play has does nothing and draws no random number), and that step's loop over lanes begins; never past
+    game[G_REST_LAST]. The sets of abilities are read as the rules read them: the turn's side's after card management
+    (game[G_MINE]), the opponent's once, before its precombat answers (game[G_THEIRS]), which hold through them up
+    to Serenity."""
+    game = game_of(S)
+    s = game[G_SIDE]
+    o = 1 - s
+    while step <= game[G_REST_LAST]:
+        if step == REST_PRECOMBAT:
+            if game[G_MINE] & PRECOMBAT_ABILITIES != 0 and may_act(R, S, s):
+                begin_lanes(S, s)
+                break
+        elif step == REST_LANE_MODES:
+            if game[G_MINE] & LANE_MODE_ABILITIES != 0:
+                begin_lanes(S, s)
+                break
+        elif step == REST_THEIR_PRECOMBAT:
+            theirs = side_abilities(R, S, o)
+            game[G_THEIRS] = theirs
+            if options_of(R)[O_RESPOND] == 1 and theirs & PRECOMBAT_ABILITIES != 0 and may_act(R, S, o):
+                begin_lanes(S, o)
+                break
+        elif step == REST_SERENITY:
+            if game[G_THEIRS] & SERENITY_ABILITY != 0:
+                begin_lanes(S, o)
+                break
+        else:
+            begin_combat(R, S, s)
+            break
+        step += 1
+    game[G_STEP] = step
 
 
 @inline_kernel
-def turn_body(R: IntArray, S: IntArray, s: EngineInt) -> None:
-    """Side s's turn after the draw (resources, characters, healing, abilities, combat): its stages played from
-    STAGE_RESOURCES until the next turn's (`play_stages`)."""
-    begin_resources(S, s)
-    play_stages(R, S, np.int64(STAGE_TURN))
+def begin_card_management(R: IntArray, S: IntArray, s: EngineInt) -> bool:
+    """The abilities side s has in play read (game[G_MINE]); with Restore, Change the Future or Future Vision among
+    them, card management begins (REST_RESTORE: True)."""
+    game = game_of(S)
+    mine = side_abilities(R, S, s)
+    game[G_MINE] = mine
+    if mine & CARD_MANAGEMENT_ABILITIES == 0:
+        return False
+    begin_lanes(S, s)
+    game[G_RESTORED] = 0
+    game[G_STEP] = REST_RESTORE
+    return True
+
+
+@llvm_inline_kernel
+def rest_stage(R: IntArray, S: IntArray) -> bool:
+    """STAGE_REST, from game[G_STEP] on (REST_*) to game[G_REST_LAST]: side game[G_SIDE]'s characters heal, then
+    card management (Restore, and the characters it brought back; Change the Future; Future Vision), its precombat
+    abilities, its lane modes, the opponent's precombat answers and Serenity, then combat. True: a decision is open
+    (the step keeps where it stands); False: the rest is played. Copied by LLVM into `advance`: typed and optimised
+    once, copied as LLVM IR (Numba's IR inliner costs with the square of the body's size)."""
+    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+    following: EngineInt
+    side, lanes, game = side_of(S), lanes_of(S), game_of(S)
+    s = game[G_SIDE]
+    o = 1 - s
+    while True:
+        step = game[G_STEP]
+        if step > game[G_REST_LAST]:
+            return False
+        # A step that ends goes on to the next with something to do (`enter_step`, copied in here once).
+        if step == REST_HEAL:  # \u201cthey are now considered back to full health\u201d
+            for i in range(side[s, S_BOARD_N]):
+                lanes[s, i, L_DAMAGE] = 0
+            if begin_card_management(R, S, s):
+                continue
+            following = np.int64(REST_PRECOMBAT)
+        elif step == REST_RESTORE:
+            if restore_step(R, S, s):
+                return True
+            begin_lanes(S, s)
+            if game[G_RESTORED] == 1:
+                game[G_STOPPED] = 0
+                game[G_STEP] = REST_RESTORED_PLAY
+            else:
+                game[G_STEP] = REST_CHANGE_FUTURE
+            continue
+        elif step == REST_RESTORED_PLAY:
+            if characters_step(R, S, s):
+                return True
+            begin_lanes(S, s)
+            game[G_STEP] = REST_CHANGE_FUTURE
+            continue
+        elif step == REST_CHANGE_FUTURE:
+            if future_sight_step(R, S, s, CHANGE_THE_FUTURE):
+                return True
+            begin_lanes(S, s)
+            game[G_STEP] = REST_FUTURE_VISION
+            continue
+        elif step == REST_FUTURE_VISION:
+            if future_sight_step(R, S, s, FUTURE_VISION):
+                return True
+            game[G_MINE] = side_abilities(R, S, s)  # Restore's characters may have brought abilities in
+            following = np.int64(REST_PRECOMBAT)
+        elif step == REST_PRECOMBAT:
+            if precombat_step(R, S, s):
+                return True
+            following = np.int64(REST_LANE_MODES)
+        elif step == REST_LANE_MODES:
+            if lane_modes_step(R, S, s):
+                return True
+            following = np.int64(REST_THEIR_PRECOMBAT)
+        elif step == REST_THEIR_PRECOMBAT:
+            if precombat_step(R, S, o):
+                return True
+            following = np.int64(REST_SERENITY)
+        elif step == REST_SERENITY:
+            if serenity_step(R, S, o):
+                return True
+            following = np.int64(REST_COMBAT)
+        else:
+            if combat_step(R, S, s):
+                return True
+            game[G_STEP] = REST_DONE
+            continue
+        enter_step(R, S, following)
+
+
+@inline_kernel
+def begin_rest(S: IntArray, s: EngineInt, first: EngineInt, last: EngineInt) -> None:
+    """STAGE_REST is next, for side s, from step `first` (REST_HEAL in a turn) to step `last` (REST_COMBAT)."""
+    game = game_of(S)
+    game[G_STAGE] = STAGE_REST
+    game[G_SIDE] = s
+    game[G_STEP] = first
+    game[G_REST_LAST] = last
 
 
 @llvm_inline_kernel
 def ready_step(R: IntArray, S: IntArray, s: EngineInt) -> None:
-    """STAGE_READY: every resource of side s readied, logged, and with `extra_card=each_turn` each Extra Card in play
-    brings a character in."""
+    """STAGE_READY: every resource of side s readied and logged; with `extra_card=each_turn`, STAGE_EXTRA_CARDS is
+    next (each Extra Card in play brings its characters in), else STAGE_CHARACTERS."""
     side, game, events, event_count = side_of(S), game_of(S), events_of(S), event_count_of(S)
     ready_resources(S, s)
     totals = side[s, S_READY] * 10000 + side[s, S_READY + 1] * 100 + side[s, S_READY + 2]
     log_event(events, event_count, game[G_TURN], s, EV_RESOURCES, NO_CARD, totals, side[s, S_HAND_N])
     if options_of(R)[O_EXTRA_EACH_TURN] == 1:
-        extra_cards_each_turn(R, S, s)
+        begin_lanes(S, s)
+        game[G_PENDING] = 0
+        game[G_CHAIN_GROWS] = 0
+        game[G_STAGE] = STAGE_EXTRA_CARDS
+    else:
+        begin_characters(S)
 
 
-@llvm_inline_kernel
-def rest_of_turn(R: IntArray, S: IntArray, s: EngineInt) -> None:
-    """STAGE_REST: side s's characters heal, then the abilities, then combat. Copied by LLVM into `advance`: typed and
-    optimised once, copied as LLVM IR (Numba's IR inliner costs with the square of the body's size)."""
-    opts, side, lanes = options_of(R), side_of(S), lanes_of(S)
-    o = 1 - s
-    for i in range(side[s, S_BOARD_N]):  # \u201cthey are now considered back to full health\u201d
-        lanes[s, i, L_DAMAGE] = 0
-    # The ability phases stay out of line (see play_matches), called only when a card in play has such an ability;
-    # without such a card a phase does nothing and draws no random number, so skipping the call changes nothing.
-    # Which abilities each side has in play is read once: only Restore's phase brings cards in (so the side's set is
-    # read again after it), and a side's Fireball, Sleep, Reorder, Attack Boost 2 and lane modes destroy none of its
-    # own cards, so the opponent's set, read after them, holds through its own responses up to Serenity.
-    mine = side_abilities(R, S, s)
-    if mine & CARD_MANAGEMENT_ABILITIES != 0:
-        card_management(R, S, s)
-        mine = side_abilities(R, S, s)
-    if mine & PRECOMBAT_ABILITIES != 0:
-        precombat_abilities(R, S, s)
-    if mine & LANE_MODE_ABILITIES != 0:
-        choose_lane_modes(R, S, s)
-    theirs = side_abilities(R, S, o)
-    if opts[O_RESPOND] == 1 and theirs & PRECOMBAT_ABILITIES != 0:
-        precombat_abilities(R, S, o)
-    if theirs & SERENITY_ABILITY != 0:
-        use_serenity(R, S, o)
-    combat(R, S, s)
+@inline_kernel
+def begin_characters(S: IntArray) -> None:
+    """STAGE_CHARACTERS is next, no character declined yet."""
+    game = game_of(S)
+    game[G_STOPPED] = 0
+    game[G_STAGE] = STAGE_CHARACTERS
 
 
 @inline_kernel
 def advance(R: IntArray, S: IntArray, until: EngineInt) -> None:
-    """Play the match on from game[G_STAGE] (STAGE_*) until a hand decision is open (STAGE_RESOURCES or
-    STAGE_CHARACTERS, its decision in `decision_of(S)`), the stage `until` is next, or the match is over: the rules
-    stop there and return. `take_hand` takes the open decision's answer."""
+    """Play the match on from game[G_STAGE] (STAGE_*) until a decision is open (`decision_open`: a hand decision of
+    the stages, or one asked while a rule resolves, its kind in `decision_of(S)`), the stage `until` is next, or the
+    match is over: the rules stop there and return. `take_hand` and `take` take the open decision's answer."""
     game = game_of(S)
     while True:
         stage = game[G_STAGE]
@@ -1557,50 +2045,55 @@ def advance(R: IntArray, S: IntArray, until: EngineInt) -> None:
             game[G_STAGE] = STAGE_READY
         elif stage == STAGE_READY:
             ready_step(R, S, s)
-            game[G_STAGE] = STAGE_CHARACTERS
+        elif stage == STAGE_EXTRA_CARDS:
+            if each_turn_characters(R, S, s):
+                return
+            begin_characters(S)
         elif stage == STAGE_CHARACTERS:
-            open_hand(S, K_CHARACTER, s, NOTHING, NO_CARD)
-            return
+            if characters_step(R, S, s):
+                return
+            begin_rest(S, s, np.int64(REST_HEAL), np.int64(REST_COMBAT))
         else:
-            rest_of_turn(R, S, s)
+            if rest_stage(R, S):
+                return
             game[G_STAGE] = STAGE_TURN
 
 
 @inline_kernel
+def take_answer(R: IntArray, S: IntArray, answer: EngineInt) -> None:
+    """The open decision's answer taken: a hand decision's hand position (`take_hand`), any other's row (`take`)."""
+    if is_hand_decision(S):
+        take_hand(R, S, answer)
+    else:
+        take(R, S, answer)
+
+
+@inline_kernel
 def take_hand(R: IntArray, S: IntArray, h: EngineInt) -> None:
-    """The open hand decision's answer taken, as `apply` takes its row (the hand position of the card to play, or
-    STOP, which ends the stage): a resource played (\u201cplay up to `resources_per_turn` resource cards\u201d), or a
-    character brought into play (`play_character`)."""
-    game = game_of(S)
-    s = game[G_ACTIVE]
-    if game[G_STAGE] == STAGE_RESOURCES:
+    """The open hand decision's answer taken, as `take` takes a row (the hand position of the card to play, or STOP):
+    a resource played (\u201cplay up to `resources_per_turn` resource cards\u201d; STOP ends the stage), a character
+    brought into play free by an Extra Card (STOP: none could come, and what was owed ends), or one paid for
+    (`play_character`; STOP: the side brings no more in)."""
+    game, decision = game_of(S), decision_of(S)
+    s = decision[D_SIDE]
+    game[G_OPEN] = 0
+    if decision[D_KIND] == K_RESOURCE:
         if h < 0:
             game[G_STAGE] = STAGE_READY
         else:
             play_resource(R, S, s, h)
             game[G_PLAYED] += 1
+    elif decision[D_ARG] == ONE:
+        if h < 0:
+            game[G_PENDING] = -1
+        else:
+            card = enter_play(R, S, s, h, ONE, decision[D_OTHER])
+            if game[G_CHAIN_GROWS] == 1:
+                game[G_PENDING] += table_of(R)[card, T_EXTRA]
     elif h < 0:
-        game[G_STAGE] = STAGE_REST
+        game[G_STOPPED] = 1
     else:
         play_character(R, S, s, h)
-
-
-@inline_kernel
-def in_hand_decision(S: IntArray) -> bool:
-    """The rules stopped at a hand decision (`advance`)."""
-    stage = game_of(S)[G_STAGE]
-    return stage == STAGE_RESOURCES or stage == STAGE_CHARACTERS
-
-
-@inline_kernel
-def play_stages(R: IntArray, S: IntArray, until: EngineInt) -> None:
-    """The match played on from game[G_STAGE] until the stage `until` is next or the match is over, each hand
-    decision the rules stop at answered by the side's policy (`choose_hand`, the policies' door) and taken
-    (`take_hand`)."""
-    advance(R, S, until)
-    while in_hand_decision(S):
-        take_hand(R, S, choose_hand(R, S))
-        advance(R, S, until)
 
 
 @inline_kernel
@@ -1638,16 +2131,6 @@ def turn_cap_reached(R: IntArray, S: IntArray, s: EngineInt) -> bool:
 
 
 @inline_kernel
-def play_match(R: IntArray, S: IntArray, first: EngineInt) -> None:
-    """Turns alternate from `first` until a player has no Life Points or the turn cap is reached (a draw): the
-    turn's stages from STAGE_TURN (`play_stages`)."""
-    game = game_of(S)
-    game[G_NEXT] = first
-    game[G_STAGE] = STAGE_TURN
-    play_stages(R, S, np.int64(STAGE_OVER))
-
-
-@inline_kernel
 def start_match(
     R: IntArray,
     S: IntArray,
@@ -1666,6 +2149,33 @@ def start_match(
     start_policy(policy_of(S, ONE), policy_b, seed, ONE)
 
 
+@rules_kernel
+def open_match(
+    R: IntArray,
+    S: IntArray,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    policy_a: EngineInt,
+    policy_b: EngineInt,
+    seed: EngineInt,
+    first: EngineInt,
+) -> None:
+    """A match set up as a batch sets up its match 0 (`start_match`), then played on to its first decision (`advance`):
+    a match played from outside, decision by decision, through `legal_actions` and `apply` until `is_over`
+    (`finish_match` closes its counters)."""
+    start_match(R, S, deck_a, deck_b, policy_a, policy_b, seed, NOTHING)
+    game = game_of(S)
+    game[G_NEXT] = first
+    game[G_STAGE] = STAGE_TURN
+    advance(R, S, np.int64(STAGE_OVER))
+
+
+@inline_kernel
+def is_over(S: IntArray) -> bool:
+    """The match is over (a player has no Life Points, or the turn cap made it a draw): no decision is left."""
+    return game_of(S)[G_STAGE] == STAGE_OVER
+
+
 @inline_kernel
 def finish_match(S: IntArray, m: EngineInt, winners: Any, turns: Any) -> None:
     """Match m of a batch is over: close its counters, note its winner and turn count."""
@@ -1673,36 +2183,6 @@ def finish_match(S: IntArray, m: EngineInt, winners: Any, turns: Any) -> None:
     end_match_counters(counters_of(S), game[G_TURN], np.int64(2))
     winners[m] = game[G_WINNER]
     turns[m] = game[G_TURN]
-
-
-@rules_kernel
-def play_matches(
-    R: IntArray,
-    S: IntArray,
-    deck_a: IntArray,
-    deck_b: IntArray,
-    seeds: IntArray,
-    first: Any,
-    policy_a: EngineInt,
-    policy_b: EngineInt,
-    winners: Any,
-    turns: Any,
-) -> None:
-    """Play one match per seed with the same decks and policies (greedy or random) in the one state buffer, reused
-    across the batch; a batch where a side plays `search` goes to `play_searched_matches`.
-
-    Every once-a-turn phase is copied into this loop: setup and the turn's stages (`play_match`, `advance`) by Numba
-    (`inline_kernel`), the ready step and the rest of the turn by LLVM (`llvm_inline_kernel`), so a turn makes few
-    calls, and the loop runs without reference counting. The search's
-    kernels are not reached from here, so a greedy or random batch does not compile them. The ability phases
-    (Restore, Fireball, lane modes, Serenity) stay out of line and are called only when a card in play has them
-    (`turn_body`): copying them in as well doubled the compile time and was no faster. So does `resolve` (a Heal's
-    decision): copied into combat by LLVM, greedy played about 10% slower (2026-11-29).
-    """
-    for m in range(seeds.shape[0]):
-        start_match(R, S, deck_a, deck_b, policy_a, policy_b, seeds[m], m)
-        play_match(R, S, np.int64(first[m]))
-        finish_match(S, m, winners, turns)
 
 
 # ---------------------------------------------------------------------------------------------------------------

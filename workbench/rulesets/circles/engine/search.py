@@ -1,7 +1,8 @@
-"""The circles search policy: determinized Monte Carlo over each decision of its own turn (`decide`, the rollouts,
-successive halving over the candidates) and the match loop of a batch where a side plays `search`.
+"""The circles search policy: determinized Monte Carlo over each decision of its own turn (`decide_searched`, the
+rollouts, successive halving over the candidates), and the loops of a batch where a side plays `search`.
 
-Imports `layout` and `rules` (a searched turn is the rules' turn, played again from a snapshot).
+Imports `layout`, `rules` (a searched turn is the rules' turn, played again from a snapshot) and `greedy` (the other
+policies, and greedy's row as the search's default).
 """
 
 from __future__ import annotations
@@ -11,7 +12,9 @@ from typing import Any
 import numpy as np
 
 from workbench.engines import EngineInt, IntArray, inline_kernel, rng_seed, rules_kernel
+from workbench.play_loop import NO_CONTEXT, play_until
 from workbench.policies import SEARCH, search_rollout_policy_of, search_rollouts_of
+from workbench.rulesets.circles.engine.greedy import choose, choose_hand, greedy_choice
 from workbench.rulesets.circles.engine.layout import (
     C_ABORTED,
     C_CAND,
@@ -31,7 +34,10 @@ from workbench.rulesets.circles.engine.layout import (
     C_TAPE_POS,
     C_TRIED,
     D_KIND,
+    D_N,
     D_SIDE,
+    G_NEXT,
+    G_STAGE,
     G_WINNER,
     HAND,
     K_CHARACTER,
@@ -46,6 +52,9 @@ from workbench.rulesets.circles.engine.layout import (
     SEARCH_OFF,
     SEARCH_REPLAY,
     SEARCH_SEED,
+    STAGE_OVER,
+    STAGE_TURN,
+    STOP,
     T_COLOUR,
     T_KIND,
     TAPE_MAX,
@@ -64,14 +73,18 @@ from workbench.rulesets.circles.engine.layout import (
     zones_of,
 )
 from workbench.rulesets.circles.engine.rules import (
+    advance,
+    begin_resources,
     clone,
     determinize,
     finish_match,
-    play_match,
+    is_hand_decision,
+    legal_actions,
+    no_decision_open,
     sort_unseen,
     start_match,
     start_turn,
-    turn_body_call,
+    take_answer,
     turn_cap_reached,
 )
 from workbench.search_kernels import DRAW_POINTS, WIN_POINTS, halving_search
@@ -79,18 +92,19 @@ from workbench.search_kernels import DRAW_POINTS, WIN_POINTS, halving_search
 # ---------------------------------------------------------------------------------------------------------------
 # The search policy: determinized Monte Carlo over each decision of its own turn
 #
-# The rules call the policy at each decision (`decide`); they cannot stop in the middle of a turn and resume later.
-# So a `search` side's turn is played from a snapshot taken after its draw, with the decisions taken so far on a
-# tape; at the first decision not on the tape the turn stops (its effects are thrown away by going back to the
-# snapshot), the decision is searched, its choice goes on the tape, and the turn is played again. A sampled world is
-# a clone of the snapshot with the hidden cards resampled (`determinize`), dealt once for every candidate of a round;
-# a rollout is a clone of that world, the tape plus the choice under test replayed, and the rest of the match played
-# by the rollout policy. In the opponent's turn the search side answers as greedy does:
-# a rollout from that turn's start would replay the opponent's plays from a hand it cannot see.
+# A `search` side's turn is played from a snapshot taken after its draw, with the decisions taken so far on a tape;
+# at the first decision not on the tape the turn stops (its effects are thrown away by going back to the snapshot),
+# the decision is searched, its choice goes on the tape, and the turn is played again. A sampled world is a clone of
+# the snapshot with the hidden cards resampled (`determinize`), dealt once for every candidate of a round; a rollout
+# is a clone of that world, the tape plus the choice under test replayed, and the rest of the match played by the
+# rollout policy. In the opponent's turn the search side answers as greedy does: a rollout from that turn's start
+# would replay the opponent's plays from a hand it cannot see. Every decision reaches the search through this
+# module's own loop over the rules' decisions (`play_stages_searching`: the policies' `answer`, with `search`'s
+# sides answered by `decide_searched`).
 
 
 @rules_kernel
-def decide(R: IntArray, S: IntArray, s: EngineInt, n: EngineInt, default: EngineInt) -> EngineInt:
+def decide_searched(R: IntArray, S: IntArray, s: EngineInt, n: EngineInt, default: EngineInt) -> EngineInt:
     """A `search` side's row among the n listed actions of the pending decision (`default` is greedy's).
 
     In the searching side's own turn of the real match: the row already taken at this point of the turn (the
@@ -161,6 +175,57 @@ def same_choice(R: IntArray, S: IntArray, k: EngineInt, j: EngineInt) -> bool:
 
 
 @inline_kernel
+def choose_searching(R: IntArray, S: IntArray) -> EngineInt:
+    """The deciding side's row among the listed actions: a `search` side's by `decide_searched` (greedy's row its
+    default), any other side's by its own policy (`greedy.choose`)."""
+    decision = decision_of(S)
+    s = decision[D_SIDE]
+    if side_of(S)[s, S_POLICY] == SEARCH:
+        return decide_searched(R, S, s, decision[D_N], greedy_choice(R, S))
+    return choose(R, S)
+
+
+@inline_kernel
+def search_answer(R: IntArray, S: IntArray, _context: Any) -> EngineInt:
+    """`greedy.answer` with the search among the policies: a `search` side's hand decision is listed and its row
+    chosen (`choose_searching`), and answered by that row's hand position."""
+    decision = decision_of(S)
+    searching = side_of(S)[decision[D_SIDE], S_POLICY] == SEARCH
+    if not is_hand_decision(S):
+        return choose_searching(R, S)
+    if not searching:
+        return choose_hand(R, S)
+    n = legal_actions(R, S, actions_of(S))
+    decision[D_N] = n
+    if n == 0:
+        return STOP
+    return actions_of(S)[choose_searching(R, S), 0]
+
+
+@inline_kernel
+def play_stages_searching(R: IntArray, S: IntArray, until: EngineInt) -> None:
+    """`greedy.play_stages` with the search among the policies (`search_answer`)."""
+    play_until(R, S, NO_CONTEXT, search_answer, take_answer, advance, no_decision_open, until)
+
+
+@rules_kernel
+def turn_body_searching(R: IntArray, S: IntArray, s: EngineInt) -> None:
+    """Side s's turn after the draw, played with the search among the policies: one call, which the search's batch
+    loop, its turns and its rollouts share (one compiled copy for the three)."""
+    begin_resources(S, s)
+    play_stages_searching(R, S, np.int64(STAGE_TURN))
+
+
+@inline_kernel
+def play_match_searching(R: IntArray, S: IntArray, first: EngineInt) -> None:
+    """`greedy.play_match` with the search among the policies (a rollout's rest of the match)."""
+    game = game_of(S)
+    game[G_NEXT] = first
+    game[G_STAGE] = STAGE_TURN
+    play_stages_searching(R, S, np.int64(STAGE_OVER))
+
+
+@inline_kernel
 def deal_world(R: IntArray, sorted_snapshot: IntArray, world: IntArray, s: EngineInt, seed: EngineInt) -> None:
     """One sampled world for a round of rollouts: the turn's snapshot, its unseen cards already sorted
     (`sorted_snapshot`, made once a decision by `search_decision`), cloned into the work buffer `world`, then what
@@ -195,10 +260,10 @@ def rollout(
     control[C_ABORTED] = 0
     control[C_RESEED] = dice
     control[C_ROLLOUT_POLICY] = search_rollout_policy_of(policy_of(world, s), opts[O_SEARCH_ROLLOUT_POLICY])
-    turn_body_call(R, scratch, s)
+    turn_body_searching(R, scratch, s)
     if control[C_MODE] == SEARCH_REPLAY:  # the choice under test was not asked again (cannot happen: same state)
         end_replay(scratch)
-    play_match(R, scratch, 1 - s)
+    play_match_searching(R, scratch, 1 - s)
     if game[G_WINNER] == s:
         return WIN_POINTS
     return DRAW_POINTS if game[G_WINNER] == -1 else 0
@@ -287,7 +352,7 @@ def play_searched_turn(
     control[C_ABORTED] = 0
     restore(S, snapshot)
     while True:
-        turn_body_call(R, S, s)
+        turn_body_searching(R, S, s)
         if control[C_ABORTED] == 0:
             return
         n, default = control[C_NEED_N], control[C_NEED_DEFAULT]
@@ -340,6 +405,6 @@ def play_searched_matches(
                 play_searched_turn(R, S, snapshot, sorted_snapshot, world, scratch, s)
             else:
                 control[C_SEARCHER] = -1
-                turn_body_call(R, S, s)
+                turn_body_searching(R, S, s)
             s = 1 - s
         finish_match(S, m, winners, turns)
