@@ -1443,9 +1443,17 @@ def hold_lane(
 
 
 @inline_kernel
-def fight(R: IntArray, S: IntArray, a: EngineInt, i: EngineInt, d: EngineInt, j: EngineInt) -> bool:
+def end_lane(S: IntArray, op: EngineInt) -> None:
+    """A lane's combat is over: nothing of it is left in progress (a lane that never asked left nothing)."""
+    if op != NO_OP:
+        game_of(S)[G_OP] = NO_OP
+
+
+@inline_kernel
+def fight(R: IntArray, S: IntArray, a: EngineInt, i: EngineInt, d: EngineInt, j: EngineInt, op: EngineInt) -> bool:
     """Lane i's attacker against the card in lane j: damage at once, unless exactly one of them is Fast, which strikes
-    first. A lane whose damage or destruction asks stops there (True) and goes on from game[G_OP] once answered."""
+    first. A lane whose damage or destruction asks stops there (True) and goes on from its op (`op`, game[G_OP] as it
+    stopped; NO_OP: from the start) once answered."""
     # Typed for mypy only (a bare annotation runs no code): ints at first, then EngineInts.
     to_a: EngineInt
     to_d: EngineInt
@@ -1453,7 +1461,6 @@ def fight(R: IntArray, S: IntArray, a: EngineInt, i: EngineInt, d: EngineInt, j:
     back_d: EngineInt
     kind: EngineInt
     table, game = table_of(R), game_of(S)
-    op = game[G_OP]
     if op == NO_OP:
         to_d = combat_damage(R, S, a, i, d, j)
         to_a = combat_damage(R, S, d, j, a, i)
@@ -1487,7 +1494,7 @@ def fight(R: IntArray, S: IntArray, a: EngineInt, i: EngineInt, d: EngineInt, j:
         if gone == ASKED:
             return hold_lane(S, np.int64(2), kind, to_a, to_d, back_a, back_d)
         if gone == 1:
-            game[G_OP] = NO_OP
+            end_lane(S, op)
             return False
     if op <= 3:  # the second blow
         if kind == LANE_DEFENDER_FIRST:
@@ -1506,12 +1513,12 @@ def fight(R: IntArray, S: IntArray, a: EngineInt, i: EngineInt, d: EngineInt, j:
         return hold_lane(S, np.int64(6), kind, to_a, to_d, back_a, back_d)
     if op <= 7 and resolve_op(R, S, op, np.int64(7), a, i) == ASKED:
         return hold_lane(S, np.int64(7), kind, to_a, to_d, back_a, back_d)
-    game[G_OP] = NO_OP
+    end_lane(S, op)
     return False
 
 
 @rules_kernel
-def target_lane(R: IntArray, S: IntArray, a: EngineInt, i: EngineInt, d: EngineInt) -> bool:
+def target_lane(R: IntArray, S: IntArray, a: EngineInt, i: EngineInt, d: EngineInt, op: EngineInt) -> bool:
     """Target: lane i's attacker strikes the card in lane game[G_J] instead, and \u201cIt must still defend against the
     same location\u201d (a card awake in front of it). Stops where a decision asks (True), as `fight` does."""
     # Typed for mypy only (a bare annotation runs no code): ints at first, then EngineInts.
@@ -1519,7 +1526,6 @@ def target_lane(R: IntArray, S: IntArray, a: EngineInt, i: EngineInt, d: EngineI
     back_d: EngineInt
     in_front: EngineInt
     lanes, game = lanes_of(S), game_of(S)
-    op = game[G_OP]
     j = game[G_J]
     if op == NO_OP:
         back_a = 0
@@ -1548,7 +1554,7 @@ def target_lane(R: IntArray, S: IntArray, a: EngineInt, i: EngineInt, d: EngineI
         return hold_target(S, np.int64(6), back_a, back_d, in_front)
     if op <= 7 and resolve_op(R, S, op, np.int64(7), a, i) == ASKED:
         return hold_target(S, np.int64(7), back_a, back_d, in_front)
-    game[G_OP] = NO_OP
+    end_lane(S, op)
     return False
 
 
@@ -1588,7 +1594,8 @@ def begin_combat(R: IntArray, S: IntArray, a: EngineInt) -> None:
 @llvm_inline_kernel
 def combat_step(R: IntArray, S: IntArray, a: EngineInt) -> bool:
     """REST_COMBAT: side a's characters attack, lane by lane from the left (`begin_combat` began it); then both
-    boards shift left. A lane whose combat asks stops it (True) and is played on from there when answered."""
+    boards shift left. A lane whose combat asks stops it (True; the lane kept in game[G_CURSOR]) and is played on from
+    there when answered."""
     lanes, game, counters, events, event_count = (
         lanes_of(S),
         game_of(S),
@@ -1597,30 +1604,34 @@ def combat_step(R: IntArray, S: IntArray, a: EngineInt) -> bool:
         event_count_of(S),
     )
     d = 1 - a
-    while game[G_CURSOR] < game[G_BOUND]:
-        i = game[G_CURSOR]
+    # The lane and its op are kept in the game words only when a lane asks (the calls below may write S, so a word
+    # read there would be read again after each of them).
+    i = game[G_CURSOR]
+    bound = game[G_BOUND]
+    op = game[G_OP]  # the op of the lane that asked, which goes on; NO_OP: none
+    while i < bound:
         lane = np.int64(LANE_NONE)  # what the lane's combat is
-        if game[G_OP] != NO_OP:  # the lane that asked goes on
+        if op != NO_OP:
             lane = game[G_LANE_KIND]
         else:
             card = lane_card(S, a, i)
             if card < 0:
-                game[G_CURSOR] = i + 1
+                i += 1
                 continue
             if lanes[a, i, L_ASLEEP] == 1:
                 log_event(events, event_count, game[G_TURN], a, EV_SLEEPING, card, NO_CARD, i)
-                game[G_CURSOR] = i + 1
+                i += 1
                 continue
             if not attacks_now(R, S, a, i):
                 log_event(events, event_count, game[G_TURN], a, EV_JUST_ARRIVED, card, NO_CARD, i)
-                game[G_CURSOR] = i + 1
+                i += 1
                 continue
             counters[a, card, ATTACKED] += 1
             mode = lanes[a, i, L_MODE]
             if mode == MODE_SELF_DESTRUCT and lane_card(S, d, i) >= 0:
                 destroy(R, S, d, i)
                 destroy(R, S, a, i)
-                game[G_CURSOR] = i + 1
+                i += 1
                 continue
             if mode == MODE_LONG_RANGE:
                 hit_player(R, S, d, attack_of(R, S, a, i), a, i)
@@ -1633,11 +1644,14 @@ def combat_step(R: IntArray, S: IntArray, a: EngineInt) -> bool:
                 lane = np.int64(LANE_FIGHT)
         # One call site each, so the fight is copied in once.
         if lane == LANE_TARGET:
-            if target_lane(R, S, a, i, d):
+            if target_lane(R, S, a, i, d, op):
+                game[G_CURSOR] = i
                 return True
-        elif lane != LANE_NONE and fight(R, S, a, i, d, i):
+        elif lane != LANE_NONE and fight(R, S, a, i, d, i, op):
+            game[G_CURSOR] = i
             return True
-        game[G_CURSOR] = i + 1
+        op = np.int64(NO_OP)
+        i += 1
         if game[G_WINNER] != UNDECIDED:
             break
     game[G_IN_COMBAT] = 0

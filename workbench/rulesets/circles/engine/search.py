@@ -390,7 +390,7 @@ def play_searched_matches(
 
     The search's match loop, its turns, its decisions and its rollouts are copied into this one kernel (one call
     site each): each kernel links, optimizes and code-generates again everything it calls, the whole turn included,
-    so each level of calls between this loop and `turn_body_call` cost about 2 s of compile CPU. The match loop is
+    so each level of calls between this loop and `turn_body_searching` cost about 2 s of compile CPU. The match loop is
     written here rather than copied in from an inline kernel (Numba's IR inliner costs with the square of what it
     copies: about 0.8 s)."""
     side, game, control = side_of(S), game_of(S), search_of(S)
