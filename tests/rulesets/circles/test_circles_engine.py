@@ -1085,3 +1085,93 @@ def test_policies_apply_only_actions_legal_actions_listed(policy: int) -> None:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert replayed["results"] == module.play(policy, matches)
+
+
+def _legal_replay() -> Any:
+    """tests/rulesets/circles/legal_replay.py as a module (its ability decks and midgames)."""
+    script = Path(__file__).with_name("legal_replay.py")
+    spec = importlib.util.spec_from_file_location("legal_replay", script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _actions_at(S: Any) -> tuple[int, int]:
+    """Where the action list of state buffer S starts, and its length in words (layout's `actions_of`)."""
+    return E.ZONES_AT + (8 + 2 * E.LANE_COLUMNS) * int(S[E.H_CAPACITY]), E.ACTION_WIDTH * int(S[E.H_ACTION_ROWS])
+
+
+def _stepped(R: Any, S: Any, kinds: set[int]) -> None:
+    """The match in S played on from outside to its end, one row at a time: the open decision's rows listed
+    (`legal_actions`), the deciding side's row (`decide`) taken (`apply`); the kind of every decision noted."""
+    start, words = _actions_at(S)
+    actions = S[start : start + words].reshape(-1, E.ACTION_WIDTH)
+    while not E.is_over(S):
+        assert E.legal_actions(R, S, actions) > 0
+        kinds.add(int(S[E.DECISION_AT + E.D_KIND]))
+        E.apply(R, S, E.decide(R, S, 0))
+
+
+def _without_listing(S: Any) -> Any:
+    """S with the action list and its count zeroed: a batch's greedy answers a hand decision without listing it."""
+    S = S.copy()
+    start, words = _actions_at(S)
+    S[start : start + words] = 0
+    S[E.DECISION_AT + E.D_N] = 0
+    return S
+
+
+def test_matches_played_from_outside_are_the_batch_s_and_stop_at_every_kind_of_decision() -> None:
+    # The rules stop at every decision, the questions asked while a rule resolves included (an ability's use, damage's
+    # prevention and Disperse's spreading, a Heal, an Extra Card's free characters). Matches of legal_replay.py's
+    # ability decks, and its four midgames played on, each played from outside one row at a time (`open_match` or
+    # `begin_play`, then `legal_actions`, the deciding side's `decide` and `apply`), end in the state the compiled
+    # loop's match ends in (the action list and its count aside), and the rules stopped at decisions of all 18 kinds.
+    from workbench.bench import bundled_cardset_and_decks
+    from workbench.simulate import compile_for
+
+    replay = _legal_replay()
+    cardset, _ = bundled_cardset_and_decks(RULESET)
+    _, compiled, _ = compile_for(cardset, None)
+    R = E.rules_buffer(compiled)
+    decks = []
+    for text in replay.ABILITY_DECKS:
+        ids: list[int] = []
+        for part in text.split(","):
+            card, copies = part.split("*")
+            ids += [compiled.card_id(card)] * int(copies)
+        decks.append(np.array(ids, dtype=np.int64))
+    kinds: set[int] = set()
+    for seed in range(1, 7):
+        for a, deck_a in enumerate(decks):
+            deck_b = decks[(a + seed) % len(decks)]
+            policies = (GREEDY, GREEDY) if seed % 2 else (RANDOM, GREEDY)
+            capacity = max(len(deck_a), len(deck_b)) + 1
+            batch, _ = E.state_buffer(capacity, len(compiled.names), 0)
+            seeds, first = np.array([seed * 7919], dtype=np.int64), np.array([seed % 2], dtype=np.int8)
+            winners, turns = np.zeros(1, dtype=np.int8), np.zeros(1, dtype=np.int32)
+            E.play_matches(R, batch, deck_a, deck_b, seeds, first, *policies, winners, turns)
+            stepped, _ = E.state_buffer(capacity, len(compiled.names), 0)
+            E.open_match(R, stepped, deck_a, deck_b, *policies, seeds[0], np.int64(first[0]))
+            _stepped(R, stepped, kinds)
+            E.finish_match(stepped, np.int64(0), np.zeros(1, dtype=np.int8), np.zeros(1, dtype=np.int32))
+            assert np.array_equal(_without_listing(batch), _without_listing(stepped)), (seed, a)
+    for number, midgame in enumerate(replay.MIDGAMES):
+        for seed in range(1, 7):
+            policy = GREEDY if seed % 2 else RANDOM
+            m = E.MatchArrays.new(compiled, seed=seed * 7919, policies=(policy, policy))
+            for s in (0, 1):
+                m.set_board(s, midgame["board"][s])
+                m.lanes[s, : len(midgame["board"][s]), E.L_ENTERED] = 0
+                m.set_resources(s, *midgame["resources"][s])
+                m.side[s, E.S_LIFE] = midgame["life"][s]
+                m.set_zone(s, E.HAND, midgame["hand"][s])
+                m.set_zone(s, E.DECK, midgame["deck"][s])
+                m.set_zone(s, E.DISCARD, midgame.get("discard", ([], []))[s])
+            batch = m.S.copy()
+            E.play_match(m.R, batch, np.int64(0))
+            E.begin_play(m.R, m.S, np.int64(0))
+            _stepped(m.R, m.S, kinds)
+            assert np.array_equal(_without_listing(batch), _without_listing(m.S)), (number, seed)
+    assert sorted(kinds) == list(range(int(E.K_SERENITY) + 1))

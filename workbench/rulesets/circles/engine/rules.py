@@ -2174,10 +2174,16 @@ def open_match(
     seed: EngineInt,
     first: EngineInt,
 ) -> None:
-    """A match set up as a batch sets up its match 0 (`start_match`), then played on to its first decision (`advance`):
-    a match played from outside, decision by decision, through `legal_actions` and `apply` until `is_over`
-    (`finish_match` closes its counters)."""
+    """A match set up as a batch sets up its match 0 (`start_match`), then played on to its first decision
+    (`begin_play`): a match played from outside, decision by decision, through `legal_actions` and `apply` until
+    `is_over` (`finish_match` closes its counters)."""
     start_match(R, S, deck_a, deck_b, policy_a, policy_b, seed, NOTHING)
+    begin_play(R, S, first)
+
+
+@rules_kernel
+def begin_play(R: IntArray, S: IntArray, first: EngineInt) -> None:
+    """The match in S (dealt, or a board a test set up) played on from side `first`'s turn to its first decision."""
     game = game_of(S)
     game[G_NEXT] = first
     game[G_STAGE] = STAGE_TURN
