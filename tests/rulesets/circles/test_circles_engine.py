@@ -1080,11 +1080,7 @@ def test_policies_apply_only_actions_legal_actions_listed(policy: int) -> None:
     assert len(chosen) == int(E.K_SERENITY) + 1  # one count per decision kind
     for kind, answered in enumerate(chosen):
         assert answered > 0, f"no decision of kind {kind} was answered"
-    spec = importlib.util.spec_from_file_location("legal_replay", script)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    assert replayed["results"] == module.play(policy, matches)
+    assert replayed["results"] == _legal_replay().play(policy, matches)
 
 
 def _legal_replay() -> Any:
