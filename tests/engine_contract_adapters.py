@@ -1075,20 +1075,13 @@ REPLAY_SEEDS = (7919, 2 * 7919)
 
 def _circles_ability_decks(compiled: Any) -> list[Any]:
     """tests/rulesets/circles/legal_replay.py's ABILITY_DECKS (the bundled set's cards, so that every ability fires:
-    no bundled deck brings an ability decision, `apply`'s only caller), as deck arrays."""
+    no bundled deck brings an ability decision, through which `carry_out` is called), as deck arrays."""
     script = Path(__file__).with_name("rulesets") / "circles" / "legal_replay.py"
     spec = importlib.util.spec_from_file_location("circles_legal_replay", script)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    decks = []
-    for text in module.ABILITY_DECKS:
-        ids: list[int] = []
-        for part in text.split(","):
-            card, copies = part.split("*")
-            ids += [compiled.card_id(card)] * int(copies)
-        decks.append(np.array(ids, dtype=np.int64))
-    return decks
+    return list(module.ability_deck_arrays(compiled))
 
 
 def replay_batches(ruleset_id: str) -> list[tuple[Any, Any, Any, tuple[int, int], Any, Any]]:

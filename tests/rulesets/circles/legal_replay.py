@@ -82,19 +82,39 @@ MIDGAMES: tuple[dict[str, Any], ...] = (
 )
 
 
-def play(policy: int, matches: int) -> dict[str, list[Any]]:
-    """Every ordered pair of the bundled decks and ABILITY_DECKS, `matches` matches each, both sides `policy`: per
-    pair, [winners, turns, the counters' sum]."""
-    ruleset = get_ruleset("circles")
-    cardset, decks = bundled_cardset_and_decks(ruleset)
-    engine, compiled, _ = compile_for(cardset, None)
-    arrays = [compiled.deck_array(d) for d in decks]
+def ability_deck_arrays(compiled: Any) -> list[Any]:
+    """ABILITY_DECKS as deck arrays of `compiled`'s card ids."""
+    arrays = []
     for text in ABILITY_DECKS:
         ids: list[int] = []
         for part in text.split(","):
             card, copies = part.split("*")
             ids += [compiled.card_id(card)] * int(copies)
         arrays.append(np.array(ids, dtype=np.int64))
+    return arrays
+
+
+def midgame_arrays(compiled: Any, midgame: dict[str, Any], seed: int, policy: int) -> Any:
+    """A `MatchArrays` set up as `midgame` says, both sides `policy`, side A (0) about to take its turn."""
+    m = E.MatchArrays.new(compiled, seed=seed, policies=(policy, policy))
+    for s in (0, 1):
+        m.set_board(s, midgame["board"][s])
+        m.lanes[s, : len(midgame["board"][s]), E.L_ENTERED] = 0
+        m.set_resources(s, *midgame["resources"][s])
+        m.side[s, E.S_LIFE] = midgame["life"][s]
+        m.set_zone(s, E.HAND, midgame["hand"][s])
+        m.set_zone(s, E.DECK, midgame["deck"][s])
+        m.set_zone(s, E.DISCARD, midgame.get("discard", ([], []))[s])
+    return m
+
+
+def play(policy: int, matches: int) -> dict[str, list[Any]]:
+    """Every ordered pair of the bundled decks and ABILITY_DECKS, `matches` matches each, both sides `policy`: per
+    pair, [winners, turns, the counters' sum]."""
+    ruleset = get_ruleset("circles")
+    cardset, decks = bundled_cardset_and_decks(ruleset)
+    engine, compiled, _ = compile_for(cardset, None)
+    arrays = [compiled.deck_array(d) for d in decks] + ability_deck_arrays(compiled)
     results = {}
     seeds = np.arange(1, matches + 1, dtype=np.int64) * 7919
     first = (np.arange(matches) % 2).astype(np.int8)
@@ -114,15 +134,7 @@ def play_midgames(policy: int, matches: int) -> dict[str, list[Any]]:
     for number, midgame in enumerate(MIDGAMES):
         winners, turns = [], []
         for seed in range(1, matches + 1):
-            m = E.MatchArrays.new(compiled, seed=seed * 7919, policies=(policy, policy))
-            for s in (0, 1):
-                m.set_board(s, midgame["board"][s])
-                m.lanes[s, : len(midgame["board"][s]), E.L_ENTERED] = 0
-                m.set_resources(s, *midgame["resources"][s])
-                m.side[s, E.S_LIFE] = midgame["life"][s]
-                m.set_zone(s, E.HAND, midgame["hand"][s])
-                m.set_zone(s, E.DECK, midgame["deck"][s])
-                m.set_zone(s, E.DISCARD, midgame.get("discard", ([], []))[s])
+            m = midgame_arrays(compiled, midgame, seed * 7919, policy)
             E.play_match(m.R, m.S, np.int64(0))
             winners.append(int(m.game[E.G_WINNER]))
             turns.append(int(m.game[E.G_TURN]))

@@ -1131,13 +1131,7 @@ def test_matches_played_from_outside_are_the_batch_s_and_stop_at_every_kind_of_d
     cardset, _ = bundled_cardset_and_decks(RULESET)
     _, compiled, _ = compile_for(cardset, None)
     R = E.rules_buffer(compiled)
-    decks = []
-    for text in replay.ABILITY_DECKS:
-        ids: list[int] = []
-        for part in text.split(","):
-            card, copies = part.split("*")
-            ids += [compiled.card_id(card)] * int(copies)
-        decks.append(np.array(ids, dtype=np.int64))
+    decks = replay.ability_deck_arrays(compiled)
     kinds: set[int] = set()
     for seed in range(1, 7):
         for a, deck_a in enumerate(decks):
@@ -1156,15 +1150,7 @@ def test_matches_played_from_outside_are_the_batch_s_and_stop_at_every_kind_of_d
     for number, midgame in enumerate(replay.MIDGAMES):
         for seed in range(1, 7):
             policy = GREEDY if seed % 2 else RANDOM
-            m = E.MatchArrays.new(compiled, seed=seed * 7919, policies=(policy, policy))
-            for s in (0, 1):
-                m.set_board(s, midgame["board"][s])
-                m.lanes[s, : len(midgame["board"][s]), E.L_ENTERED] = 0
-                m.set_resources(s, *midgame["resources"][s])
-                m.side[s, E.S_LIFE] = midgame["life"][s]
-                m.set_zone(s, E.HAND, midgame["hand"][s])
-                m.set_zone(s, E.DECK, midgame["deck"][s])
-                m.set_zone(s, E.DISCARD, midgame.get("discard", ([], []))[s])
+            m = replay.midgame_arrays(compiled, midgame, seed * 7919, policy)
             batch = m.S.copy()
             E.play_match(m.R, batch, np.int64(0))
             E.begin_play(m.R, m.S, np.int64(0))
