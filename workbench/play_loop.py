@@ -7,7 +7,8 @@ The loop here is then the whole of how a match is played: while the match is not
 chooses (`decide`) and the rules take the choice (`apply`). A batch, a trace, a search's rollout and a test that plays
 a match decision by decision all play through it; an engine brings its rules, its `decide` (the policy of the side
 whose decision is open: greedy as the game's own scoring of the listed rows, random, epsilon-greedy through
-`workbench.policies`, search) and its `is_over`.
+`workbench.policies`, search) and its `is_over`. A batch of matches is `batch_loop`: the engine brings how a batch's
+match is dealt and how its result is written.
 
 Pure: numpy and numba only.
 """
@@ -64,3 +65,29 @@ def play_until(
     while not is_over(state):
         take(game, state, decide(game, state, context))
         advance(game, state, until)
+
+
+@inline_kernel
+def batch_loop(
+    game: Any,
+    state: Any,
+    seeds: Any,
+    batch: Any,
+    context: Any,
+    start: Callable[..., None],
+    play: Callable[..., None],
+    finish: Callable[..., None],
+) -> None:
+    """A batch: one match per seed in the one state, which every match reuses (its counters add up over the batch).
+    Match m is set up by `start(game, state, batch, m)` (its counters begun, its deal from `seeds[m]`, its first side,
+    its sides' policies, and a search's own generator seeded from the match's seed), played by `play(game, state,
+    context)` (`play_out` with the engine's `decide`, or with a search's) and its result written by `finish(game,
+    state, batch, m)`. `batch` is the engine's tuple of the batch's arrays (its decks, seeds, first sides, policy
+    words, and the columns the results go into), read by its `start` and `finish` alone.
+
+    Every engine's greedy, random and search batches play through this loop (an `inline_kernel`, copied into the
+    engine's batch kernel as `play_out` is)."""
+    for m in range(seeds.shape[0]):
+        start(game, state, batch, m)
+        play(game, state, context)
+        finish(game, state, batch, m)

@@ -1012,6 +1012,41 @@ def test_search_plays_whole_matches_the_same_way_twice(bundled: tuple[CardSet, d
     assert searched.meta["policies"] == ["search", "greedy"]
 
 
+def test_a_search_side_played_from_outside_plays_greedy() -> None:
+    # docs/rulesets/circles.md: the search plays a turn in its own loop, from a snapshot; a match played from outside
+    # answers each decision through `decide`, and there a `search` side answers as greedy does. The same deals (the
+    # ability decks of legal_replay.py) played from outside with A searching and in a batch with A greedy end alike,
+    # the sides' policy words and the action list aside.
+    from workbench.bench import bundled_cardset_and_decks
+    from workbench.policies import POLICY_WORDS
+    from workbench.simulate import compile_for
+
+    cardset, _ = bundled_cardset_and_decks(RULESET)
+    _, compiled, _ = compile_for(cardset, None)
+    R = E.rules_buffer(compiled)
+    decks = _legal_replay().ability_deck_arrays(compiled)
+    winners_seen = set()
+    for seed in range(1, 5):
+        for a, deck_a in enumerate(decks):
+            deck_b = decks[(a + seed) % len(decks)]
+            capacity = max(len(deck_a), len(deck_b)) + 1
+            seeds, first = np.array([seed * 104729], dtype=np.int64), np.array([seed % 2], dtype=np.int8)
+            batch, _ = E.state_buffer(capacity, len(compiled.names), 0)
+            winners, turns = np.zeros(1, dtype=np.int8), np.zeros(1, dtype=np.int32)
+            E.play_matches(R, batch, deck_a, deck_b, seeds, first, E.GREEDY, E.GREEDY, winners, turns)
+            stepped, _ = E.state_buffer(capacity, len(compiled.names), 0)
+            E.open_match(R, stepped, deck_a, deck_b, E.SEARCH, E.GREEDY, seeds[0], np.int64(first[0]))
+            _stepped(R, stepped, set())
+            E.finish_match(stepped, np.int64(0), np.zeros(1, dtype=np.int8), np.zeros(1, dtype=np.int32))
+            for S in (batch, stepped):
+                for side in (0, 1):
+                    at = E.SIDE_AT + side * E.SIDE_COLUMNS + E.S_POLICY
+                    S[at : at + POLICY_WORDS] = 0
+            assert np.array_equal(_without_listing(batch), _without_listing(stepped)), (seed, a)
+            winners_seen.add(int(winners[0]))
+    assert len(winners_seen) > 1  # the deals do not all end alike
+
+
 def test_search_answers_in_the_opponents_turn_as_greedy_does(scenario_set: CardSet) -> None:
     # In A's turn B's own cards there came from a hand B cannot see, so B (search) does not search there: its
     # "Spend 2 Blue. Damage dealt is ignored" is greedy's answer to the Brute's lethal hit, and the turn plays alike.

@@ -210,9 +210,11 @@ PLAY = frozenset(
         "played_in_the_state",
         "decide_searched",
         "rest_of_turn_decide",
-        "play_matches_by",
+        "start_batch_match",
+        "finish_batch_match",
         "play_searched_matches",
-        "play_searched_seeded",
+        "start_searched_match",
+        "play_searched",
         "play_searched_turn",
         "settle",
     }

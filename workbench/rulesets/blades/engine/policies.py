@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from workbench.engines import EngineInt, IntArray, inline_kernel, lowest_set_bit, rng_below, rules_kernel
-from workbench.play_loop import NO_CONTEXT, play_out
+from workbench.play_loop import NO_CONTEXT, batch_loop, play_out
 from workbench.policies import GREEDY, P_CODE, SEARCH, plays_random, random_played
 from workbench.rulesets.blades.engine.layout import (
     A_AMOUNT,
@@ -94,15 +94,16 @@ from workbench.rulesets.blades.engine.rules import (
     clauses_timed,
     copy_target,
     count_per,
+    finish_batch_tournament,
     is_over,
     legal_discarders,
     legal_opponent_flips,
     open_tournament,
-    play_matches_by,
     resolve_effects,
     source_card,
     source_stars,
     stars_of,
+    start_batch_tournament,
     take,
     top_slot,
     top_stars,
@@ -528,9 +529,8 @@ def play_tournament(g: Any, st: Any) -> None:
 
 
 @inline_kernel
-def play_started(g: Any, st: Any, _context: Any, _seed: EngineInt) -> None:
-    """`play_matches_by`'s play of a batch's tournament, set up: `play_tournament` (no generator of its own to
-    seed)."""
+def play_started(g: Any, st: Any, _context: Any) -> None:
+    """`play_loop.batch_loop`'s play of a batch's tournament, set up: `play_tournament`."""
     play_tournament(g, st)
 
 
@@ -552,12 +552,10 @@ def play_matches(
     rp_a: IntArray,
     meta: IntArray,
 ) -> None:
-    """A batch of greedy, random and epsilon-greedy seats (`play_matches_by`, each tournament played by
+    """A batch of greedy, random and epsilon-greedy seats (`play_loop.batch_loop`, each tournament played by
     `play_tournament`; a search seat's batch: `search.play_searched_matches`)."""
-    play_matches_by(
-        g, st, store, deck_a, deck_b, seeds, first, policy_a, policy_b, winners, turns, vp_a, place_a, rp_a, meta,
-        NO_CONTEXT, play_started,
-    )  # fmt: skip
+    batch = (deck_a, deck_b, seeds, first, policy_a, policy_b, winners, turns, store, vp_a, place_a, rp_a, meta)
+    batch_loop(g, st, seeds, batch, NO_CONTEXT, start_batch_tournament, play_started, finish_batch_tournament)
 
 
 @rules_kernel

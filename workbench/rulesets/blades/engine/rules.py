@@ -11,7 +11,6 @@ decision and return (`advance`); the play loop above them (`workbench.play_loop.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -1710,38 +1709,25 @@ def record_tournament(
 
 
 @inline_kernel
-def play_matches_by(
-    g: Any,
-    st: Any,
-    store: IntArray,
-    deck_a: IntArray,
-    deck_b: IntArray,
-    seeds: IntArray,
-    first: Any,
-    policy_a: EngineInt,
-    policy_b: EngineInt,
-    winners: Any,
-    turns: Any,
-    vp_a: IntArray,
-    place_a: IntArray,
-    rp_a: IntArray,
-    meta: IntArray,
-    context: Any,
-    play: Callable[..., None],
-) -> None:
-    """One tournament per seed on the given state record (see `new_state`), which every tournament reuses, its store
-    dealt from `store` (at most MAX_STORE cards), set up, then played by `play(g, st, context, seed)`
-    (`policies.play_matches`, `search.play_searched_matches`: a search seeds its own generator from the tournament's
-    seed)."""
+def start_batch_tournament(g: Any, st: Any, batch: Any, m: EngineInt) -> None:
+    """Tournament m of a batch (`play_loop.batch_loop`; `batch`: `policies.play_matches`' decks, seeds, first seats,
+    policy words, winners and turns, then its store, the columns of seat A's VP, place and RP, and the metagame) set
+    up on the record every tournament reuses: its store dealt from the batch's (at most MAX_STORE cards), its counters
+    begun, its seats (`setup_tournament`)."""
+    deck_a, deck_b, seeds, first, policy_a, policy_b = batch[0], batch[1], batch[2], batch[3], batch[4], batch[5]
+    store, meta = batch[8], batch[12]
     store_total = store.shape[0]
-    for m in range(seeds.shape[0]):
-        # Every tournament starts from the same store order, so a tournament depends on its seed alone.
-        for k in range(store_total):
-            st.store[k] = store[k]
-        begin_match_counters(st.counters, m)
-        setup_tournament(g, st, deck_a, deck_b, seeds[m], first[m], policy_a, policy_b, store_total, meta)
-        play(g, st, context, seeds[m])
-        record_tournament(st, m, winners, turns, vp_a, place_a, rp_a)
+    # Every tournament starts from the same store order, so a tournament depends on its seed alone.
+    for k in range(store_total):
+        st.store[k] = store[k]
+    begin_match_counters(st.counters, m)
+    setup_tournament(g, st, deck_a, deck_b, seeds[m], first[m], policy_a, policy_b, store_total, meta)
+
+
+@inline_kernel
+def finish_batch_tournament(_g: Any, st: Any, batch: Any, m: EngineInt) -> None:
+    """Tournament m of a batch is over: `record_tournament` into the batch's columns."""
+    record_tournament(st, m, batch[6], batch[7], batch[9], batch[10], batch[11])
 
 
 # =====================================================================================================================

@@ -21,7 +21,7 @@ from workbench.engines import (
     rules_kernel,
     shuffle_in_place,
 )
-from workbench.play_loop import NO_CONTEXT, play_out
+from workbench.play_loop import NO_CONTEXT, batch_loop, play_out
 from workbench.policies import SEARCH, search_depth_of, search_rollout_policy_of, search_rollouts_of
 from workbench.rulesets.blades.engine.layout import (
     D_ACTION_BEFORE,
@@ -68,11 +68,12 @@ from workbench.rulesets.blades.engine.rules import (
     clone_in_play,
     deal_unseen_hands,
     final_scoring,
+    finish_batch_tournament,
     is_over,
     legal_singles,
     open_tournament,
-    play_matches_by,
     sort_words,
+    start_batch_tournament,
     take,
 )
 from workbench.search_kernels import WIN_POINTS, halving_search, position_points
@@ -326,12 +327,11 @@ def play_searched_on(g: Any, st: Any, context: Any) -> None:
 
 
 @inline_kernel
-def play_searched_seeded(g: Any, st: Any, context: Any, seed: EngineInt) -> None:
-    """`play_matches_by`'s play of a batch's tournament where a seat searches: the search's own generator seeded from
-    the tournament's seed (never from the tournament's generator: that would foretell its later store draws), then
-    `play_searched_on`."""
-    rng_seed(st.search, seed ^ SEARCH_SEED)
-    play_searched_on(g, st, context)
+def start_searched_tournament(g: Any, st: Any, batch: Any, m: EngineInt) -> None:
+    """`rules.start_batch_tournament`, then the search's own generator seeded from the tournament's seed (never from
+    the tournament's generator: that would foretell its later store draws)."""
+    start_batch_tournament(g, st, batch, m)
+    rng_seed(st.search, batch[2][m] ^ SEARCH_SEED)
 
 
 @rules_kernel
@@ -366,9 +366,7 @@ def play_searched_matches(
     sim: Any,
     world: Any,
 ) -> None:
-    """`policies.play_matches` when a seat plays `search` (`play_matches_by`, each tournament played by
-    `play_searched_seeded`)."""
-    play_matches_by(
-        g, st, store, deck_a, deck_b, seeds, first, policy_a, policy_b, winners, turns, vp_a, place_a, rp_a, meta,
-        (sim, world), play_searched_seeded,
-    )  # fmt: skip
+    """`policies.play_matches` when a seat plays `search` (`play_loop.batch_loop`, each tournament set up by
+    `start_searched_tournament` and played by `play_searched_on`)."""
+    batch = (deck_a, deck_b, seeds, first, policy_a, policy_b, winners, turns, store, vp_a, place_a, rp_a, meta)
+    batch_loop(g, st, seeds, batch, (sim, world), start_searched_tournament, play_searched_on, finish_batch_tournament)

@@ -8,6 +8,7 @@ plays through). The rules never call a policy: they stop at each decision, and t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -21,7 +22,7 @@ from workbench.engines import (
     rng_below,
     rules_kernel,
 )
-from workbench.play_loop import NO_CONTEXT, play_until
+from workbench.play_loop import NO_CONTEXT, batch_loop, play_until
 from workbench.policies import GREEDY, plays_random, random_played
 from workbench.rulesets.circles.engine.layout import (
     A_ACTIVATION,
@@ -40,7 +41,6 @@ from workbench.rulesets.circles.engine.layout import (
     G_ACTIVE,
     G_CHAIN_GROWS,
     G_MINE,
-    G_NEXT,
     G_PENDING,
     G_STAGE,
     G_STEP,
@@ -133,6 +133,7 @@ from workbench.rulesets.circles.engine.rules import (
     begin_lanes,
     begin_resources,
     begin_rest,
+    begin_turns,
     combat_damage,
     destroyed_by,
     direct_damage,
@@ -340,10 +341,11 @@ def choose_hand(R: IntArray, S: IntArray) -> EngineInt:
     return choose_listed(R, S)
 
 
-@rules_kernel
-def choose_listed(R: IntArray, S: IntArray) -> EngineInt:
-    """`choose_hand` for the policies that choose among listed rows: the rows `legal_actions` lists for the hand
-    decision (its own listing copied in), the policy's row, and that row's first column (STOP: none listed)."""
+@inline_kernel
+def listed_hand_row(R: IntArray, S: IntArray, pick: Callable[..., Any]) -> EngineInt:
+    """A hand decision (K_RESOURCE, K_CHARACTER) answered among its listed rows: the rows `legal_actions` lists for it
+    (its own two listings copied in) and their count (D_N), the row `pick(R, S)` chooses, and that row's first column
+    (STOP: none listed). `choose_listed` picks by the side's policy, the search's `search_answer` by the search."""
     # Typed for mypy only (a bare annotation runs no code).
     n: EngineInt
     decision, out = decision_of(S), actions_of(S)
@@ -355,7 +357,13 @@ def choose_listed(R: IntArray, S: IntArray) -> EngineInt:
     decision[D_N] = n
     if n == 0:
         return STOP
-    return out[choose(R, S), 0]
+    return out[pick(R, S), 0]
+
+
+@rules_kernel
+def choose_listed(R: IntArray, S: IntArray) -> EngineInt:
+    """`choose_hand` for the policies that choose among listed rows (`listed_hand_row`, by `choose`)."""
+    return listed_hand_row(R, S, choose)
 
 
 @inline_kernel
@@ -833,9 +841,7 @@ def play_stages(R: IntArray, S: IntArray, until: EngineInt) -> None:
 def play_match(R: IntArray, S: IntArray, first: EngineInt) -> None:
     """Turns alternate from `first` until a player has no Life Points or the turn cap is reached (a draw): the
     turn's stages from STAGE_TURN (`play_stages`)."""
-    game = game_of(S)
-    game[G_NEXT] = first
-    game[G_STAGE] = STAGE_TURN
+    begin_turns(S, first)
     play_stages(R, S, np.int64(STAGE_OVER))
 
 
@@ -855,18 +861,39 @@ def play_matches(
     """Play one match per seed with the same decks and policies (greedy, random or epsilon-greedy) in the one state
     buffer, reused across the batch; a batch where a side plays `search` goes to `search.play_searched_matches`.
 
-    Every once-a-turn phase is copied into this loop: setup, the turn's stages and the decisions' loop (`play_match`,
-    `rules.advance`) by Numba (`inline_kernel`), the ready step and the rest of the turn by LLVM
+    The loop is the play layer's (`play_loop.batch_loop`), each match set up by `start_batch_match` and played by
+    `play_batch_match`. Every once-a-turn phase is copied into it: setup, the turn's stages and the decisions' loop
+    (`play_stages`, `rules.advance`) by Numba (`inline_kernel`), the ready step and the rest of the turn by LLVM
     (`llvm_inline_kernel`), so a turn makes few calls, and the loop runs without reference counting. The search's
     kernels are not reached from here, so a greedy or random batch does not compile them. The steps of the rest of the
     turn that use abilities (Restore, Fireball, lane modes, Serenity) stay out of line and are entered only when a card
     in play has them (`rules.enter_step`): copying them in as well doubled the compile time and was no faster. So does
     `resolve` (a Heal's decision): copied into combat by LLVM, greedy played about 10% slower (2026-11-29).
     """
-    for m in range(seeds.shape[0]):
-        start_match(R, S, deck_a, deck_b, policy_a, policy_b, seeds[m], m)
-        play_match(R, S, np.int64(first[m]))
-        finish_match(S, m, winners, turns)
+    batch = (deck_a, deck_b, seeds, first, policy_a, policy_b, winners, turns)
+    batch_loop(R, S, seeds, batch, NO_CONTEXT, start_batch_match, play_batch_match, finish_batch_match)
+
+
+@inline_kernel
+def start_batch_match(R: IntArray, S: IntArray, batch: Any, m: EngineInt) -> None:
+    """Match m of a batch (`play_loop.batch_loop`; `batch`: `play_matches`' decks, seeds, first sides, policy words,
+    winners and turns) dealt in the one state buffer (`start_match`), its turns to begin with its first side's
+    (`begin_turns`)."""
+    deck_a, deck_b, seeds, first, policy_a, policy_b = batch[0], batch[1], batch[2], batch[3], batch[4], batch[5]
+    start_match(R, S, deck_a, deck_b, policy_a, policy_b, seeds[m], m)
+    begin_turns(S, np.int64(first[m]))
+
+
+@inline_kernel
+def play_batch_match(R: IntArray, S: IntArray, _context: Any) -> None:
+    """A batch's match played from its first turn to its end (`play_stages`)."""
+    play_stages(R, S, np.int64(STAGE_OVER))
+
+
+@inline_kernel
+def finish_batch_match(_R: IntArray, S: IntArray, batch: Any, m: EngineInt) -> None:
+    """Match m of a batch is over: `finish_match` into the batch's columns."""
+    finish_match(S, m, batch[6], batch[7])
 
 
 # The rule tests' entries: a turn, or a part of one, played through the same loop (a test sets a board and plays the

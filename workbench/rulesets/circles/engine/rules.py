@@ -2184,10 +2184,17 @@ def open_match(
 @rules_kernel
 def begin_play(R: IntArray, S: IntArray, first: EngineInt) -> None:
     """The match in S (dealt, or a board a test set up) played on from side `first`'s turn to its first decision."""
+    begin_turns(S, first)
+    advance(R, S, np.int64(STAGE_OVER))
+
+
+@inline_kernel
+def begin_turns(S: IntArray, first: EngineInt) -> None:
+    """The turns of the match in S to begin with side `first`'s, at its first stage (STAGE_TURN): where a match is
+    played on from, by the batch's loops and from outside."""
     game = game_of(S)
     game[G_NEXT] = first
     game[G_STAGE] = STAGE_TURN
-    advance(R, S, np.int64(STAGE_OVER))
 
 
 @inline_kernel

@@ -12,9 +12,16 @@ from typing import Any
 import numpy as np
 
 from workbench.engines import EngineInt, IntArray, inline_kernel, rng_seed, rules_kernel
-from workbench.play_loop import NO_CONTEXT, play_until
+from workbench.play_loop import NO_CONTEXT, batch_loop, play_until
 from workbench.policies import SEARCH, search_rollout_policy_of, search_rollouts_of
-from workbench.rulesets.circles.engine.greedy import choose, choose_hand, greedy_choice
+from workbench.rulesets.circles.engine.greedy import (
+    choose,
+    choose_hand,
+    finish_batch_match,
+    greedy_choice,
+    listed_hand_row,
+    start_batch_match,
+)
 from workbench.rulesets.circles.engine.layout import (
     C_ABORTED,
     C_CAND,
@@ -37,7 +44,6 @@ from workbench.rulesets.circles.engine.layout import (
     D_N,
     D_SIDE,
     G_NEXT,
-    G_STAGE,
     G_WINNER,
     HAND,
     K_CHARACTER,
@@ -54,7 +60,6 @@ from workbench.rulesets.circles.engine.layout import (
     SEARCH_SEED,
     STAGE_OVER,
     STAGE_TURN,
-    STOP,
     T_COLOUR,
     T_KIND,
     TAPE_MAX,
@@ -75,14 +80,12 @@ from workbench.rulesets.circles.engine.layout import (
 from workbench.rulesets.circles.engine.rules import (
     advance,
     begin_resources,
+    begin_turns,
     clone,
     determinize,
-    finish_match,
     is_hand_decision,
-    legal_actions,
     no_decision_open,
     sort_unseen,
-    start_match,
     start_turn,
     take_answer,
     turn_cap_reached,
@@ -189,17 +192,11 @@ def choose_searching(R: IntArray, S: IntArray) -> EngineInt:
 def search_answer(R: IntArray, S: IntArray, _context: Any) -> EngineInt:
     """`greedy.answer` with the search among the policies: a `search` side's hand decision is listed and its row
     chosen (`choose_searching`), and answered by that row's hand position."""
-    decision = decision_of(S)
-    searching = side_of(S)[decision[D_SIDE], S_POLICY] == SEARCH
     if not is_hand_decision(S):
         return choose_searching(R, S)
-    if not searching:
+    if side_of(S)[decision_of(S)[D_SIDE], S_POLICY] != SEARCH:
         return choose_hand(R, S)
-    n = legal_actions(R, S, actions_of(S))
-    decision[D_N] = n
-    if n == 0:
-        return STOP
-    return actions_of(S)[choose_searching(R, S), 0]
+    return listed_hand_row(R, S, choose_searching)
 
 
 @inline_kernel
@@ -219,9 +216,7 @@ def turn_body_searching(R: IntArray, S: IntArray, s: EngineInt) -> None:
 @inline_kernel
 def play_match_searching(R: IntArray, S: IntArray, first: EngineInt) -> None:
     """`greedy.play_match` with the search among the policies (a rollout's rest of the match)."""
-    game = game_of(S)
-    game[G_NEXT] = first
-    game[G_STAGE] = STAGE_TURN
+    begin_turns(S, first)
     play_stages_searching(R, S, np.int64(STAGE_OVER))
 
 
@@ -383,28 +378,40 @@ def play_searched_matches(
     scratch: IntArray,
 ) -> None:
     """`play_matches` when a side plays `search`, with the turn's snapshot, its copy with the unseen cards sorted, a
-    round's sampled world and the rollouts' buffer.
-
-    Each match is `play_match` but for a `search` side, each of whose turns is played from a snapshot after its
-    draw, and again after each decision searched (see the module's first comment).
+    round's sampled world and the rollouts' buffer: the play layer's loop (`play_loop.batch_loop`), each match set up
+    by `start_searched_match` and played by `play_searched_match`.
 
     The search's match loop, its turns, its decisions and its rollouts are copied into this one kernel (one call
     site each): each kernel links, optimizes and code-generates again everything it calls, the whole turn included,
-    so each level of calls between this loop and `turn_body_searching` cost about 2 s of compile CPU. The match loop is
-    written here rather than copied in from an inline kernel (Numba's IR inliner costs with the square of what it
-    copies: about 0.8 s)."""
+    so each level of calls between this loop and `turn_body_searching` cost about 2 s of compile CPU."""
+    batch = (deck_a, deck_b, seeds, first, policy_a, policy_b, winners, turns)
+    context = (snapshot, sorted_snapshot, world, scratch)
+    batch_loop(R, S, seeds, batch, context, start_searched_match, play_searched_match, finish_batch_match)
+
+
+@inline_kernel
+def start_searched_match(R: IntArray, S: IntArray, batch: Any, m: EngineInt) -> None:
+    """`greedy.start_batch_match`, then the search's own generator seeded from the match's seed (apart from the
+    match's) and the search live (C_MODE)."""
+    start_batch_match(R, S, batch, m)
+    rng_seed(search_rng_of(S), batch[2][m] ^ SEARCH_SEED)
+    search_of(S)[C_MODE] = SEARCH_LIVE
+
+
+@inline_kernel
+def play_searched_match(R: IntArray, S: IntArray, context: Any) -> None:
+    """A batch's match where a side plays `search`, played from its first side's turn (game[G_NEXT], as
+    `start_batch_match` begins the turns) to its end: `greedy.play_match` but for a `search` side, each of whose
+    turns is played from a snapshot after its draw, and again after each decision searched (see the module's first
+    comment). `context`: the turn's snapshot, its sorted copy, a round's world and the rollouts' buffer."""
+    snapshot, sorted_snapshot, world, scratch = context
     side, game, control = side_of(S), game_of(S), search_of(S)
-    for m in range(seeds.shape[0]):
-        start_match(R, S, deck_a, deck_b, policy_a, policy_b, seeds[m], m)
-        rng_seed(search_rng_of(S), seeds[m] ^ SEARCH_SEED)
-        control[C_MODE] = SEARCH_LIVE
-        s = np.int64(first[m])
-        while game[G_WINNER] == UNDECIDED and not turn_cap_reached(R, S, s):
-            start_turn(R, S, s)
-            if side[s, S_POLICY] == SEARCH:
-                play_searched_turn(R, S, snapshot, sorted_snapshot, world, scratch, s)
-            else:
-                control[C_SEARCHER] = -1
-                turn_body_searching(R, S, s)
-            s = 1 - s
-        finish_match(S, m, winners, turns)
+    s = game[G_NEXT]
+    while game[G_WINNER] == UNDECIDED and not turn_cap_reached(R, S, s):
+        start_turn(R, S, s)
+        if side[s, S_POLICY] == SEARCH:
+            play_searched_turn(R, S, snapshot, sorted_snapshot, world, scratch, s)
+        else:
+            control[C_SEARCHER] = -1
+            turn_body_searching(R, S, s)
+        s = 1 - s

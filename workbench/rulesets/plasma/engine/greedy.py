@@ -10,7 +10,6 @@ Imports `layout` and `rules` (the listers it answers from, the board it reads, `
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -26,7 +25,7 @@ from workbench.engines import (
     rng_below,
     rules_kernel,
 )
-from workbench.play_loop import NO_CONTEXT, play_out, play_until
+from workbench.play_loop import NO_CONTEXT, batch_loop, play_out, play_until
 from workbench.policies import plays_random, random_played
 from workbench.rulesets.plasma.engine.layout import (
     ABILITY,
@@ -801,7 +800,7 @@ def is_over(st: Any) -> bool:
 def play_on(table: IntArray, st: Any, _context: Any) -> None:
     """The match played on from its open decision to its end, each decision by its side's policy (`decide`): a greedy
     or random batch's match, and a search's rollout (one compiled copy of the whole match, called). Takes a context
-    it does not read, as `play_matches_by` passes one."""
+    it does not read, as `play_loop.batch_loop` passes one."""
     play_out(table, st, NO_CONTEXT, decide, apply, is_over)
 
 
@@ -846,29 +845,21 @@ def end_turn(table: IntArray, st: Any, p: EngineInt) -> None:
 
 
 @inline_kernel
-def play_matches_by(
-    table: IntArray,
-    st: Any,
-    deck_a: IntArray,
-    deck_b: IntArray,
-    seeds: IntArray,
-    first: Any,
-    policy_a: EngineInt,
-    policy_b: EngineInt,
-    winners: Any,
-    turns: Any,
-    context: Any,
-    play: Callable[..., None],
-) -> None:
-    """A batch: one match per seed on the given state record (see `new_state`), which every match reuses (its
-    counters add up over the batch), each set up and then played by `play(table, st, context)`."""
-    for m in range(seeds.shape[0]):
-        begin_match_counters(st.counters, m)
-        setup_match(table, st, deck_a, deck_b, seeds[m], first[m], policy_a, policy_b)
-        play(table, st, context)
-        end_match_counters(st.counters, st.game[G_TURN], np.int64(2))
-        winners[m] = st.game[G_WINNER]
-        turns[m] = st.game[G_TURN]
+def start_batch_match(table: IntArray, st: Any, batch: Any, m: EngineInt) -> None:
+    """Match m of a batch (`play_loop.batch_loop`; `batch`: `play_matches`' decks, seeds, first sides, policy words,
+    winners and turns) set up on the record every match reuses: its counters begun, its deal (`setup_match`)."""
+    deck_a, deck_b, seeds, first, policy_a, policy_b, _winners, _turns = batch
+    begin_match_counters(st.counters, m)
+    setup_match(table, st, deck_a, deck_b, seeds[m], first[m], policy_a, policy_b)
+
+
+@inline_kernel
+def finish_batch_match(_table: IntArray, st: Any, batch: Any, m: EngineInt) -> None:
+    """Match m of a batch is over: its counters closed, its winner and turn count written into the batch's columns."""
+    winners, turns = batch[6], batch[7]
+    end_match_counters(st.counters, st.game[G_TURN], np.int64(2))
+    winners[m] = st.game[G_WINNER]
+    turns[m] = st.game[G_TURN]
 
 
 @rules_kernel
@@ -884,6 +875,7 @@ def play_matches(
     winners: Any,
     turns: Any,
 ) -> None:
-    """A batch of greedy, random and epsilon-greedy sides (`play_matches_by`, each match played by `play_on`; a search
-    side's batch: `search.play_matches_searched`)."""
-    play_matches_by(table, st, deck_a, deck_b, seeds, first, policy_a, policy_b, winners, turns, NO_CONTEXT, play_on)
+    """A batch of greedy, random and epsilon-greedy sides (`play_loop.batch_loop`, each match played by `play_on`; a
+    search side's batch: `search.play_matches_searched`)."""
+    batch = (deck_a, deck_b, seeds, first, policy_a, policy_b, winners, turns)
+    batch_loop(table, st, seeds, batch, NO_CONTEXT, start_batch_match, play_on, finish_batch_match)

@@ -20,7 +20,7 @@ from workbench.engines import (
     llvm_inline_kernel,
     rules_kernel,
 )
-from workbench.play_loop import NO_CONTEXT, play_out
+from workbench.play_loop import NO_CONTEXT, batch_loop, play_out
 from workbench.policies import (
     POLICY_WORDS,
     SEARCH,
@@ -30,12 +30,13 @@ from workbench.policies import (
 )
 from workbench.rulesets.plasma.engine.greedy import (
     decide,
+    finish_batch_match,
     greedy_attack_choice,
     greedy_attacker,
     greedy_play,
     is_over,
-    play_matches_by,
     play_on,
+    start_batch_match,
 )
 from workbench.rulesets.plasma.engine.layout import (
     ACTIVATE,
@@ -347,7 +348,6 @@ def play_matches_searched(
     turns: Any,
 ) -> None:
     """`play_matches` when a side plays `search` (a kernel of its own, so greedy and random batches compile and run
-    as before): `play_matches_by` with `play_searched`."""
-    play_matches_by(
-        table, st, deck_a, deck_b, seeds, first, policy_a, policy_b, winners, turns, (world, sim), play_searched
-    )
+    as before): `play_loop.batch_loop` with `play_searched`."""
+    batch = (deck_a, deck_b, seeds, first, policy_a, policy_b, winners, turns)
+    batch_loop(table, st, seeds, batch, (world, sim), start_batch_match, play_searched, finish_batch_match)

@@ -24,11 +24,12 @@ from workbench.engines import (
     EngineInt,
     IntArray,
     batch_and_trace,
+    inline_kernel,
     published_counters,
     rng_seed,
     rules_kernel,
 )
-from workbench.play_loop import NO_CONTEXT, play_out
+from workbench.play_loop import NO_CONTEXT, batch_loop, play_out
 from workbench.policies import CODE_MASK, POLICY_NAMES, SEARCH, policy_code
 from workbench.rulesets.souls import effects as effect_vocabulary
 from workbench.rulesets.souls.cards import SoulsCard
@@ -286,6 +287,42 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
 # Matches and batches
 
 
+@inline_kernel
+def start_batch_match(G: IntArray, st: IntArray, batch: Any, m: EngineInt) -> None:
+    """Match m of a batch (`play_loop.batch_loop`; `batch`: `play_batch_kernel`'s decks, seeds, first sides, policy
+    words, winners and turns, then the search's words) set up on the state every match reuses: the match's generator
+    seeded, its number noted for the counters, the policies' turn words forgotten, its deal (`open_match`)."""
+    deck_a, deck_b, seeds, first, policy_a, policy_b = batch[0], batch[1], batch[2], batch[3], batch[4], batch[5]
+    rng_seed(st, seeds[m])
+    st[st[G_COUNTERS] + THIS_MATCH] = m  # counters[0, 0, THIS_MATCH]: which match of the batch this is
+    forget_turn(st)  # the policies' turn words are the last match's
+    open_match(G, st, deck_a, deck_b, np.int64(first[m]), policy_a, policy_b, seeds[m])
+
+
+@inline_kernel
+def start_searched_match(G: IntArray, st: IntArray, batch: Any, m: EngineInt) -> None:
+    """`start_batch_match`, then the search's own generator (in its words, `batch[8]`) seeded from the match's seed,
+    apart from the match's."""
+    start_batch_match(G, st, batch, m)
+    rng_seed(batch[8], batch[2][m] ^ SEARCH_SEED)
+
+
+@inline_kernel
+def play_searched(G: IntArray, st: IntArray, context: Any) -> None:
+    """A match where a side plays `search` played on to its end: the play loop with `decide_searched` (`context`:
+    the search's rollout buffers and words)."""
+    play_out(G, st, context, decide_searched, apply, is_over)
+
+
+@inline_kernel
+def finish_batch_match(_G: IntArray, st: IntArray, batch: Any, m: EngineInt) -> None:
+    """Match m of a batch is over: its counters closed, its winner and turn count written into the batch's columns."""
+    winners, turns = batch[6], batch[7]
+    end_match_counted(st)
+    winners[m] = st[G_WINNER]
+    turns[m] = st[G_TURN]
+
+
 @rules_kernel
 def play_batch_kernel(
     G: IntArray,
@@ -301,23 +338,16 @@ def play_batch_kernel(
     work: IntArray,
     search: IntArray,
 ) -> None:
-    """Play one match per seed on one state array (its counters add up over the batch). `work` and `search` are
-    the search policy's rollout buffers and words (`new_search_buffers`; unused unless a side plays `search`)."""
+    """Play one match per seed on one state array (its counters add up over the batch): `play_loop.batch_loop`, each
+    match played by `play_on`, or where a side plays `search` with the search's own generator seeded and played by
+    `play_searched`. `work` and `search` are the search policy's rollout buffers and words (`new_search_buffers`;
+    unused unless a side plays `search`)."""
+    batch = (deck_a, deck_b, seeds, first, policy_a, policy_b, winners, turns, search)
     # Policy words: the code is the low bits (`search:R` holds R above them).
-    searched = (policy_a & CODE_MASK) == SEARCH or (policy_b & CODE_MASK) == SEARCH
-    for m in range(seeds.shape[0]):
-        rng_seed(st, seeds[m])
-        st[st[G_COUNTERS] + THIS_MATCH] = m  # counters[0, 0, THIS_MATCH]: which match of the batch this is
-        forget_turn(st)  # the policies' turn words are the last match's
-        open_match(G, st, deck_a, deck_b, np.int64(first[m]), policy_a, policy_b, seeds[m])
-        if searched:
-            rng_seed(search, seeds[m] ^ SEARCH_SEED)  # the search's own generator, apart from the match's
-            play_out(G, st, (work, search), decide_searched, apply, is_over)
-        else:
-            play_on(G, st, NO_CONTEXT)
-        end_match_counted(st)
-        winners[m] = st[G_WINNER]
-        turns[m] = st[G_TURN]
+    if (policy_a & CODE_MASK) == SEARCH or (policy_b & CODE_MASK) == SEARCH:
+        batch_loop(G, st, seeds, batch, (work, search), start_searched_match, play_searched, finish_batch_match)
+    else:
+        batch_loop(G, st, seeds, batch, NO_CONTEXT, start_batch_match, play_on, finish_batch_match)
 
 
 class MatchArrays:

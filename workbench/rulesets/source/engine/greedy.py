@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -21,7 +20,7 @@ from workbench.engines import (
     rng_below,
     rules_kernel,
 )
-from workbench.play_loop import NO_CONTEXT, play_out, play_until
+from workbench.play_loop import NO_CONTEXT, batch_loop, play_out, play_until
 from workbench.policies import (
     POLICY_WORDS,
     plays_random,
@@ -1292,41 +1291,32 @@ def setup_policies(state: Any, policy_a: EngineInt, policy_b: EngineInt, seed: E
 
 
 @rules_kernel
-def play_on(G: Any, state: Any, _context: Any, _seed: EngineInt) -> None:
+def play_on(G: Any, state: Any, _context: Any) -> None:
     """The match played on from where it stands to its end, each decision by its side's policy (`decide`): a greedy,
-    random or epsilon batch's match (one compiled copy of the whole match, called). Takes the context and the match's
-    seed it does not read, as `play_matches_by` passes them."""
+    random or epsilon batch's match (one compiled copy of the whole match, called). Takes the context it does not
+    read, as `play_loop.batch_loop` passes one."""
     advance(G, state, np.int64(NO_STAGE))
     play_out(G, state, NO_CONTEXT, decide, apply, is_over)
 
 
 @inline_kernel
-def play_matches_by(
-    G: Any,
-    state: Any,
-    deck_a: IntArray,
-    deck_b: IntArray,
-    seeds: IntArray,
-    first: Any,
-    policy_a: EngineInt,
-    policy_b: EngineInt,
-    winners: Any,
-    turns: Any,
-    context: Any,
-    play: Callable[..., None],
-) -> None:
-    """A batch: one match per seed on state arrays every match reuses (its counters add up over the batch), each set
-    up with the sides' policy words (`setup_match`, `setup_policies`) and then played by `play(G, state, context,
-    seed)`."""
-    game = state.game
-    for i in range(seeds.shape[0]):
-        begin_match_counters(state.counters, i)
-        setup_match(G, state, deck_a, deck_b, seeds[i], first[i])
-        setup_policies(state, policy_a, policy_b, seeds[i])
-        play(G, state, context, seeds[i])
-        end_match_counters(state.counters, game[G_TURN], np.int64(2))
-        winners[i] = game[G_WINNER]
-        turns[i] = game[G_TURN]
+def start_batch_match(G: Any, state: Any, batch: Any, m: EngineInt) -> None:
+    """Match m of a batch (`play_loop.batch_loop`; `batch`: `play_matches`' decks, seeds, first sides, policy words,
+    winners and turns) set up on the state every match reuses: its counters begun, its deal (`setup_match`) and the
+    sides' policy words (`setup_policies`)."""
+    deck_a, deck_b, seeds, first, policy_a, policy_b = batch[0], batch[1], batch[2], batch[3], batch[4], batch[5]
+    begin_match_counters(state.counters, m)
+    setup_match(G, state, deck_a, deck_b, seeds[m], first[m])
+    setup_policies(state, policy_a, policy_b, seeds[m])
+
+
+@inline_kernel
+def finish_batch_match(_G: Any, state: Any, batch: Any, m: EngineInt) -> None:
+    """Match m of a batch is over: its counters closed, its winner and turn count written into the batch's columns."""
+    winners, turns, game = batch[6], batch[7], state.game
+    end_match_counters(state.counters, game[G_TURN], np.int64(2))
+    winners[m] = game[G_WINNER]
+    turns[m] = game[G_TURN]
 
 
 @rules_kernel
@@ -1342,9 +1332,10 @@ def play_matches(
     winners: Any,
     turns: Any,
 ) -> None:
-    """A batch of greedy, random and epsilon-greedy sides (`play_matches_by`, each match played by `play_on`; a search
-    side's batch: `search.play_searched_matches`)."""
-    play_matches_by(G, state, deck_a, deck_b, seeds, first, policy_a, policy_b, winners, turns, NO_CONTEXT, play_on)
+    """A batch of greedy, random and epsilon-greedy sides (`play_loop.batch_loop`, each match played by `play_on`; a
+    search side's batch: `search.play_searched_matches`)."""
+    batch = (deck_a, deck_b, seeds, first, policy_a, policy_b, winners, turns)
+    batch_loop(G, state, seeds, batch, NO_CONTEXT, start_batch_match, play_on, finish_batch_match)
 
 
 # ---- parts of a turn, each played by the sides' policies: as the rule tests and the evaluation's fit play them -----

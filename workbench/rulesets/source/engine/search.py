@@ -18,7 +18,7 @@ from workbench.engines import (
     rng_seed,
     rules_kernel,
 )
-from workbench.play_loop import NO_CONTEXT, play_out, play_until
+from workbench.play_loop import NO_CONTEXT, batch_loop, play_out, play_until
 from workbench.policies import (
     CODE_MASK,
     GREEDY,
@@ -32,10 +32,11 @@ from workbench.rulesets.source.engine.board import st_of
 from workbench.rulesets.source.engine.greedy import (
     choose,
     decide,
+    finish_batch_match,
     greedy_main,
     is_over,
-    play_matches_by,
     policy_of,
+    start_batch_match,
 )
 from workbench.rulesets.source.engine.layout import (
     C_TRAP,
@@ -402,11 +403,11 @@ def play_searched_matches(
     turns: Any,
 ) -> None:
     """`play_matches` when a side plays `search`: its main decisions go through `decide_searched` (the world and work
-    records are the rollouts'), the search's generator seeded from each match's seed; in the state it plays greedy."""
+    records are the rollouts'), the search's generator seeded from each match's seed; in the state it plays greedy.
+    `play_loop.batch_loop` with `start_searched_match` and `play_searched`; the batch's tuple has the search sides
+    as bits after `greedy.play_matches`' columns."""
     sides = (1 if (policy_a & CODE_MASK) == SEARCH else 0) | (2 if (policy_b & CODE_MASK) == SEARCH else 0)
-    play_matches_by(
-        G,
-        state,
+    batch = (
         deck_a,
         deck_b,
         seeds,
@@ -415,24 +416,29 @@ def play_searched_matches(
         played_in_the_state(policy_b),
         winners,
         turns,
-        (world, work, np.int64(sides)),
-        play_searched_seeded,
+        np.int64(sides),
     )
+    batch_loop(G, state, seeds, batch, (world, work), start_searched_match, play_searched, finish_batch_match)
 
 
 @inline_kernel
-def play_searched_seeded(G: Any, state: Any, context: Any, seed: EngineInt) -> None:
-    """`play_matches_by`'s play of a match where a side searches (`context`: the rollouts' world and work records and
-    the search sides as bits): the search's own generator seeded from the match's seed (never from the match's
-    generator: that would foretell its later draws), then the match played with `decide_searched`."""
-    world, work, sides = context
+def start_searched_match(G: Any, state: Any, batch: Any, m: EngineInt) -> None:
+    """`greedy.start_batch_match`, then the search's words: its own generator seeded from the match's seed (never
+    from the match's generator: that would foretell its later draws) and the search sides (`batch[8]`, as bits)."""
+    start_batch_match(G, state, batch, m)
     search = state.search
-    rng_seed(search, seed ^ SEARCH_SEED)
-    search[SR_SIDES] = sides
+    rng_seed(search, batch[2][m] ^ SEARCH_SEED)
+    search[SR_SIDES] = batch[8]
     search[SR_TURN] = -1
     search[SR_PASS] = 0
+
+
+@inline_kernel
+def play_searched(G: Any, state: Any, context: Any) -> None:
+    """A match where a side searches played on to its end with `decide_searched` (`context`: the rollouts' world and
+    work records)."""
     advance(G, state, np.int64(NO_STAGE))
-    play_out(G, state, (world, work), decide_searched, apply, is_over)
+    play_out(G, state, context, decide_searched, apply, is_over)
 
 
 @rules_kernel
