@@ -220,3 +220,22 @@ def test_a_trace_s_batch_card_ids_are_made_the_set_s_by_the_columns_that_hold_ca
     mapped = global_trace(ids, events, other_is_card=(7,), card_is_not_card=(8,))
     assert mapped.tolist() == [[1, 0, 5, 30, 1, 0], [1, 0, 7, 4, 30, 3], [2, 1, 8, 12, -1, 0], [2, 1, 7, -1, -1, 0]]
     assert events[0, 3] == 2  # the trace given is left as it was
+
+
+def test_a_batch_s_counters_and_trace_are_the_set_s_by_its_card_ids() -> None:
+    from workbench.engines import COUNTERS, new_counters, pairing_counters, pairing_trace
+
+    ids = np.array([1, 3], dtype=np.int64)  # a pairing of set cards 1 and 3 out of 5
+    batch = new_counters(2)
+    batch[0, 0, 0], batch[1, 1, 0], batch[0, 1, len(COUNTERS)] = 7, 2, 99  # the last a scratch column
+    published = pairing_counters(5, ids, batch)
+    assert published.shape == (2, 5, len(COUNTERS))
+    assert (published[0, 1, 0], published[1, 3, 0], int(published.sum())) == (7, 2, 9)
+    every_card = np.arange(5, dtype=np.int64)  # a batch that played every card of the set: its ids are the set's
+    whole = new_counters(5)
+    whole[1, 4, 0] = 3
+    assert np.array_equal(pairing_counters(5, every_card, whole), whole[:, :, : len(COUNTERS)])
+    events = np.array([[1, 0, 5, 1, -1, 0]])
+    assert pairing_trace(ids, events, other_is_card=()).tolist() == [[1, 0, 5, 3, -1, 0]]
+    untraced = pairing_trace(ids, None, other_is_card=())
+    assert untraced.shape == (0, 6) and untraced.dtype == np.int64

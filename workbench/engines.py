@@ -485,6 +485,27 @@ def global_trace(
     return trace
 
 
+def pairing_counters(cards: int, ids: IntArray, counters: IntArray) -> IntArray:
+    """The published counters (`published_counters`) of a set of `cards` cards from a batch's `counters`, which are
+    by the batch's own card ids: the batch played on the cards `ids` (set ids, ascending and distinct: its id i is set
+    id ids[i]), so when it played every card of the set its ids are the set's."""
+    if ids.shape[0] == cards:
+        return published_counters(counters[:, :cards])
+    whole = new_counters(cards)
+    whole[:, ids] += counters[:, : ids.shape[0]]
+    return published_counters(whole)
+
+
+def pairing_trace(
+    ids: IntArray, events: IntArray | None, other_is_card: Sequence[int], card_is_not_card: Sequence[int] = ()
+) -> IntArray:
+    """A batch's trace `events` with its card ids made the set's (`global_trace`), or no rows when the batch was not
+    traced (`events` None: an untraced record may have no trace at all)."""
+    if events is None:
+        return np.zeros((0, EVENT_WIDTH), dtype=np.int64)
+    return global_trace(ids, events, other_is_card, card_is_not_card)
+
+
 @dataclass(frozen=True)
 class CompiledCards:
     """A validated card set as arrays: card id = position in `names`."""

@@ -1,6 +1,6 @@
 """The Millennium Blades engine's Python side: compiling cards (`compile_cards`, `option_array`), a batch's own cards
-(`batch_cards`, `game_data`: the game data record; `set_counters` and `workbench.engines.global_trace` map the
-counters and the trace back to the set's card ids), state records (`new_state`, `search_state`), batches
+(`batch_cards`, `game_data`: the game data record; `workbench.engines.pairing_counters` and `pairing_trace` map
+the counters and the trace back to the set's card ids), state records (`new_state`, `search_state`), batches
 (`run_batch`, `play_batch`, `play_traced`, `play_batch_detailed`), trace text (`describe_event`) and the `ENGINE`
 record.
 
@@ -19,16 +19,14 @@ import numpy as np
 
 from workbench.cards import CardSet, Finding, OptionValue, WorkbenchInputError
 from workbench.engines import (
-    EVENT_WIDTH,
     MAX_TRACE_EVENTS,
     BatchRun,
     CompiledCards,
     Engine,
     IntArray,
     batch_and_trace,
-    global_trace,
-    new_counters,
-    published_counters,
+    pairing_counters,
+    pairing_trace,
 )
 from workbench.limits import over_limit
 from workbench.policies import POLICY_NAMES, SEARCH, policy_code
@@ -482,16 +480,6 @@ def batch_cards(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray) -> 
     return BatchCards(ids, g, local_ids(ids, deck_a), local_ids(ids, deck_b), local_ids(ids, store), meta)
 
 
-def set_counters(compiled: CompiledCards, ids: IntArray, state: Any) -> IntArray:
-    """The published counters of the set (`published_counters`) from a state record's, which are by the batch's
-    card ids `ids`."""
-    if ids.shape[0] == len(compiled.names):  # every card of the set: the batch's ids are the set's
-        return published_counters(state.counters[:, : ids.shape[0]])
-    counters = new_counters(len(compiled.names))
-    counters[:, ids] += state.counters[:, : ids.shape[0]]
-    return published_counters(counters)
-
-
 _COUNTERS_AT = int(STATE_DTYPE.itemsize - STATE_DTYPE["counters"].itemsize - STATE_DTYPE["events"].itemsize)
 """The byte offset of the counters in a STATE_DTYPE record, the trace after them and nothing else: every field
 before them is zeroed by `new_state` at once."""
@@ -575,12 +563,10 @@ def _run(
             search_words[SR_ROLLOUTS] += state.search[SR_ROLLOUTS]
     else:
         play_matches(*args)
-    trace = (
-        global_trace(cards.ids, state.events[: int(state.ecount[0])], EV_OTHER_IS_CARD, EV_CARD_IS_NOT_CARD)
-        if traced
-        else np.zeros((0, EVENT_WIDTH))
-    )
-    return winners, turns, set_counters(compiled, cards.ids, state), vp_a, place_a, rp_a, trace.astype(np.int64)
+    events = state.events[: int(state.ecount[0])] if traced else None
+    trace = pairing_trace(cards.ids, events, EV_OTHER_IS_CARD, EV_CARD_IS_NOT_CARD)
+    counters = pairing_counters(len(compiled.names), cards.ids, state.counters)
+    return winners, turns, counters, vp_a, place_a, rp_a, trace
 
 
 def run_batch(

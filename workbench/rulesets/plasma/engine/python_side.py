@@ -13,16 +13,14 @@ import numpy as np
 
 from workbench.cards import CardSet, Finding, OptionValue
 from workbench.engines import (
-    EVENT_WIDTH,
     BatchRun,
     CompiledCards,
     Engine,
     IntArray,
     batch_and_trace,
     check_deck_size,
-    global_trace,
-    new_counters,
-    published_counters,
+    pairing_counters,
+    pairing_trace,
 )
 from workbench.policies import GREEDY, POLICY_NAMES, RANDOM, SEARCH, policy_code
 from workbench.rulesets.plasma.cards import KINDS
@@ -192,7 +190,7 @@ def pairing(table: IntArray, deck_a: IntArray, deck_b: IntArray) -> Pairing:
     )
 
 
-def _run(
+def run_batch(
     compiled: CompiledCards,
     deck_a: IntArray,
     deck_b: IntArray,
@@ -201,7 +199,11 @@ def _run(
     policy_a: int,
     policy_b: int,
     traced: bool,
-) -> tuple[Any, Any, Any, IntArray]:
+) -> BatchRun:
+    """One batch on the pairing's own table (`pairing`), on a traced record (TRACED_STATE_DTYPE) when `traced`;
+    `batch_and_trace` makes the engine's `play_batch` and `play_traced` of it. Untraced, the record has no
+    trace: the batch compiles apart from the trace's kernels, with every trace call gone (`rules.trace`). The record's
+    counters, by the pairing's card ids, are added into the set's after the batch."""
     n = seeds.shape[0]
     winners = np.zeros(n, dtype=np.int8)
     turns = np.zeros(n, dtype=np.int32)
@@ -218,31 +220,8 @@ def _run(
         )
     else:
         play_matches(pair.table, state, pair.deck_a, pair.deck_b, seeds, first, policy_a, policy_b, winners, turns)
-    counters = new_counters(len(compiled.names))
-    counters[:, pair.ids] += state.counters[:, : len(pair.ids)]
-    trace = (
-        global_trace(pair.ids, state.events[: int(state.ecount[0])], EV_OTHER_IS_CARD)
-        if traced
-        else np.zeros((0, EVENT_WIDTH))
-    )
-    return winners, turns, published_counters(counters), trace.astype(np.int64)
-
-
-def run_batch(
-    compiled: CompiledCards,
-    deck_a: IntArray,
-    deck_b: IntArray,
-    seeds: IntArray,
-    first: Any,
-    policy_a: int,
-    policy_b: int,
-    traced: bool,
-) -> BatchRun:
-    """One batch (`_run`) on the pairing's own table (`pairing`), on a traced record (TRACED_STATE_DTYPE) when
-    `traced`; `batch_and_trace` makes the engine's `play_batch` and `play_traced` of it. Untraced, the record has no
-    trace: the batch compiles apart from the trace's kernels, with every trace call gone (`rules.trace`). The record's
-    counters, by the pairing's card ids, are added into the set's after the batch."""
-    winners, turns, counters, trace = _run(compiled, deck_a, deck_b, seeds, first, policy_a, policy_b, traced)
+    counters = pairing_counters(len(compiled.names), pair.ids, state.counters)
+    trace = pairing_trace(pair.ids, state.events[: int(state.ecount[0])] if traced else None, EV_OTHER_IS_CARD)
     return BatchRun(winners, turns, counters, trace)
 
 

@@ -20,7 +20,6 @@ from workbench.cards import (
     WorkbenchInputError,
 )
 from workbench.engines import (
-    EVENT_WIDTH,
     MAX_TRACE_EVENTS,
     BatchRun,
     CompiledCards,
@@ -28,9 +27,8 @@ from workbench.engines import (
     IntArray,
     batch_and_trace,
     check_deck_size,
-    global_trace,
-    new_counters,
-    published_counters,
+    pairing_counters,
+    pairing_trace,
 )
 from workbench.policies import (
     GREEDY,
@@ -506,7 +504,7 @@ def new_state(game: Any, trace_room: int = 0) -> Any:
     return state
 
 
-def _run(
+def run_batch(
     compiled: CompiledCards,
     deck_a: IntArray,
     deck_b: IntArray,
@@ -515,7 +513,10 @@ def _run(
     policy_a: int,
     policy_b: int,
     traced: bool,
-) -> tuple[Any, Any, Any, IntArray]:
+) -> BatchRun:
+    """One batch on the pairing's own game data (`pairing`, `new_game`), with the trace's room when `traced`;
+    `batch_and_trace` makes the engine's `play_batch` and `play_traced` of it. The state's counters, by the pairing's
+    card ids, are the set's after the batch (`pairing_counters`)."""
     n = seeds.shape[0]
     winners = np.zeros(n, dtype=np.int8)
     turns = np.zeros(n, dtype=np.int32)
@@ -532,29 +533,8 @@ def _run(
         )
     else:
         play_matches(game, state, pair.deck_a, pair.deck_b, seeds, first, policy_a, policy_b, winners, turns)
-    counters = new_counters(len(compiled.names))
-    counters[:, pair.ids] += state.counters[:, : len(pair.ids)]
-    trace = (
-        global_trace(pair.ids, state.events[: int(state.ec[EC_COUNT])], EV_OTHER_IS_CARD)
-        if traced
-        else np.zeros((0, EVENT_WIDTH))
-    )
-    return winners, turns, published_counters(counters), trace.astype(np.int64)
-
-
-def run_batch(
-    compiled: CompiledCards,
-    deck_a: IntArray,
-    deck_b: IntArray,
-    seeds: IntArray,
-    first: Any,
-    policy_a: int,
-    policy_b: int,
-    traced: bool,
-) -> BatchRun:
-    """One batch (`_run`), with the trace's room when `traced`; `batch_and_trace` makes the engine's `play_batch` and
-    `play_traced` of it."""
-    winners, turns, counters, trace = _run(compiled, deck_a, deck_b, seeds, first, policy_a, policy_b, traced)
+    counters = pairing_counters(len(compiled.names), pair.ids, state.counters)
+    trace = pairing_trace(pair.ids, state.events[: int(state.ec[EC_COUNT])] if traced else None, EV_OTHER_IS_CARD)
     return BatchRun(winners, turns, counters, trace)
 
 
