@@ -32,6 +32,7 @@ from workbench.decklists import read_decklist
 from workbench.engines import THIS_MATCH, rng_seed
 from workbench.loading import load_cardset
 from workbench.paths import bundled_decks, bundled_sets
+from workbench.play_loop import new_batch
 from workbench.policies import GREEDY, RANDOM
 from workbench.rulesets import RULESETS
 from workbench.rulesets.blades import engine as blades
@@ -230,8 +231,7 @@ class CirclesAdapter(Adapter):
         state, _ = E.state_buffer(capacity, len(compiled.names), 0)
         R = E.rules_buffer(compiled)
         seeds, first = _one_match_args(seed, seed % 2)
-        winners, turns = np.zeros(1, dtype=np.int8), np.zeros(1, dtype=np.int32)
-        E.play_matches(R, state, deck_a, deck_b, seeds, first, policies[0], policies[1], winners, turns)
+        E.play_matches(R, state, new_batch(deck_a, deck_b, seeds, first, *policies))
         return Match({"R": R, "compiled": compiled}, {"S": state}, {"capacity": capacity})
 
     def blank(self, m: Match) -> Match:
@@ -370,10 +370,7 @@ class SoulsAdapter(Adapter):
         arrays = E.MatchArrays(compiled, max(len(deck_a), len(deck_b)))
         work, search = E.search_buffers(arrays, policies[0], policies[1])
         seeds, first = _one_match_args(seed, seed % 2)
-        winners, turns = np.zeros(1, dtype=np.int8), np.zeros(1, dtype=np.int32)
-        E.play_batch_kernel(
-            arrays.G, arrays.st, deck_a, deck_b, seeds, first, policies[0], policies[1], winners, turns, work, search
-        )
+        E.play_batch_kernel(arrays.G, arrays.st, new_batch(deck_a, deck_b, seeds, first, *policies, search), work)
         capacity = max(len(deck_a), len(deck_b))
         return Match({"G": arrays.G, "compiled": compiled}, {"st": arrays.st}, {"capacity": capacity})
 
@@ -518,10 +515,7 @@ class PlasmaAdapter(Adapter):
         record = _record(E.STATE_DTYPE)
         record[0] = E.new_state(compiled.options)
         seeds, first = _one_match_args(seed, seed % 2)
-        winners, turns = np.zeros(1, dtype=np.int8), np.zeros(1, dtype=np.int32)
-        E.play_matches(
-            pair.table, record[0], pair.deck_a, pair.deck_b, seeds, first, policies[0], policies[1], winners, turns
-        )
+        E.play_matches(pair.table, record[0], new_batch(pair.deck_a, pair.deck_b, seeds, first, *policies))
         return Match({"table": pair.table, "compiled": compiled}, {"st": record})
 
     def blank(self, m: Match) -> Match:
@@ -640,8 +634,7 @@ class SourceAdapter(Adapter):
         record = _record(E.STATE_DTYPE)
         record[0] = E.new_state(game)
         seeds, first = _one_match_args(seed, seed % 2)
-        winners, turns = np.zeros(1, dtype=np.int8), np.zeros(1, dtype=np.int32)
-        E.play_matches(game, record[0], pair.deck_a, pair.deck_b, seeds, first, *policies, winners, turns)
+        E.play_matches(game, record[0], new_batch(pair.deck_a, pair.deck_b, seeds, first, *policies))
         return Match({"G": game, "compiled": compiled}, {"state": record})
 
     def kind_of(self, m: Match, place: tuple[str, Index]) -> int:

@@ -18,7 +18,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from workbench.engines import inline_kernel
+import numpy as np
+
+from workbench.engines import EngineInt, inline_kernel
 
 NO_CONTEXT = 0
 """The `context` of a `decide` that reads nothing besides the game and the state."""
@@ -67,27 +69,64 @@ def play_until(
         advance(game, state, until)
 
 
+BATCH_DECK_A, BATCH_DECK_B, BATCH_SEEDS, BATCH_FIRST = 0, 1, 2, 3
+BATCH_POLICY_A, BATCH_POLICY_B, BATCH_WINNERS, BATCH_TURNS = 4, 5, 6, 7
+"""A batch's places in its tuple (`new_batch`): the two decks (engine card ids), the seeds (one match each), the first
+sides, the two sides' policy words, and the columns each match's winner and turn count are written into. An engine's
+own entries (Millennium Blades' store, result columns and metagame) come after them."""
+
+
+def new_batch(
+    deck_a: Any, deck_b: Any, seeds: Any, first: Any, policy_a: int, policy_b: int, *extra: Any
+) -> tuple[Any, ...]:
+    """A batch for an engine's batch kernel (`batch_loop`): its BATCH_* places, the seeds as int64 and the first sides
+    as int8 (contiguous), zeroed winners (int8) and turns (int32) columns one per seed, then the engine's `extra`."""
+    seeds = np.ascontiguousarray(seeds, dtype=np.int64)
+    first = np.ascontiguousarray(first, dtype=np.int8)
+    winners, turns = np.zeros(seeds.shape[0], dtype=np.int8), np.zeros(seeds.shape[0], dtype=np.int32)
+    return (deck_a, deck_b, seeds, first, policy_a, policy_b, winners, turns, *extra)
+
+
+@inline_kernel
+def batch_match(batch: Any, m: EngineInt) -> tuple[Any, Any, EngineInt, EngineInt, EngineInt, EngineInt]:
+    """Match m of a batch as an engine's `start` deals it: the two decks, its seed, its first side and the two policy
+    words."""
+    return (
+        batch[BATCH_DECK_A],
+        batch[BATCH_DECK_B],
+        batch[BATCH_SEEDS][m],
+        batch[BATCH_FIRST][m],
+        batch[BATCH_POLICY_A],
+        batch[BATCH_POLICY_B],
+    )
+
+
+@inline_kernel
+def record_result(batch: Any, m: EngineInt, winner: EngineInt, turns: EngineInt) -> None:
+    """Match m's winner and turn count written into the batch's columns (an engine's `finish`)."""
+    batch[BATCH_WINNERS][m] = winner
+    batch[BATCH_TURNS][m] = turns
+
+
 @inline_kernel
 def batch_loop(
     game: Any,
     state: Any,
-    seeds: Any,
     batch: Any,
     context: Any,
     start: Callable[..., None],
     play: Callable[..., None],
     finish: Callable[..., None],
 ) -> None:
-    """A batch: one match per seed in the one state, which every match reuses (its counters add up over the batch).
-    Match m is set up by `start(game, state, batch, m)` (its counters begun, its deal from `seeds[m]`, its first side,
-    its sides' policies, and a search's own generator seeded from the match's seed), played by `play(game, state,
-    context)` (`play_out` with the engine's `decide`, or with a search's) and its result written by `finish(game,
-    state, batch, m)`. `batch` is the engine's tuple of the batch's arrays (its decks, seeds, first sides, policy
-    words, and the columns the results go into), read by its `start` and `finish` alone.
+    """A batch (`new_batch`): one match per seed in the one state, which every match reuses (its counters add up over
+    the batch). Match m is set up by `start(game, state, batch, m)` (its counters begun, its deal from its seed
+    (`batch_match`), its first side, its sides' policies, and a search's own generator seeded from the match's seed),
+    played by `play(game, state, context)` (`play_out` with the engine's `decide`, or with a search's) and its result
+    written by `finish(game, state, batch, m)` (`record_result`).
 
     Every engine's greedy, random and search batches play through this loop (an `inline_kernel`, copied into the
     engine's batch kernel as `play_out` is)."""
-    for m in range(seeds.shape[0]):
+    for m in range(batch[BATCH_SEEDS].shape[0]):
         start(game, state, batch, m)
         play(game, state, context)
         finish(game, state, batch, m)

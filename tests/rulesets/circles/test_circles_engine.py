@@ -30,6 +30,7 @@ from workbench.decklists import read_decklist
 from workbench.engines import PLAYED
 from workbench.loading import load_cardset
 from workbench.paths import REPO_ROOT
+from workbench.play_loop import BATCH_WINNERS, new_batch
 from workbench.policies import GREEDY, RANDOM
 from workbench.rulesets.circles import RULESET
 from workbench.rulesets.circles import engine as E
@@ -1032,8 +1033,8 @@ def test_a_search_side_played_from_outside_plays_greedy() -> None:
             capacity = max(len(deck_a), len(deck_b)) + 1
             seeds, first = np.array([seed * 104729], dtype=np.int64), np.array([seed % 2], dtype=np.int8)
             batch, _ = E.state_buffer(capacity, len(compiled.names), 0)
-            winners, turns = np.zeros(1, dtype=np.int8), np.zeros(1, dtype=np.int32)
-            E.play_matches(R, batch, deck_a, deck_b, seeds, first, E.GREEDY, E.GREEDY, winners, turns)
+            played = new_batch(deck_a, deck_b, seeds, first, E.GREEDY, E.GREEDY)
+            E.play_matches(R, batch, played)
             stepped, _ = E.state_buffer(capacity, len(compiled.names), 0)
             E.open_match(R, stepped, deck_a, deck_b, E.SEARCH, E.GREEDY, seeds[0], np.int64(first[0]))
             _stepped(R, stepped, set())
@@ -1043,7 +1044,7 @@ def test_a_search_side_played_from_outside_plays_greedy() -> None:
                     at = E.SIDE_AT + side * E.SIDE_COLUMNS + E.S_POLICY
                     S[at : at + POLICY_WORDS] = 0
             assert np.array_equal(_without_listing(batch), _without_listing(stepped)), (seed, a)
-            winners_seen.add(int(winners[0]))
+            winners_seen.add(int(played[BATCH_WINNERS][0]))
     assert len(winners_seen) > 1  # the deals do not all end alike
 
 
@@ -1175,8 +1176,7 @@ def test_matches_played_from_outside_are_the_batch_s_and_stop_at_every_kind_of_d
             capacity = max(len(deck_a), len(deck_b)) + 1
             batch, _ = E.state_buffer(capacity, len(compiled.names), 0)
             seeds, first = np.array([seed * 7919], dtype=np.int64), np.array([seed % 2], dtype=np.int8)
-            winners, turns = np.zeros(1, dtype=np.int8), np.zeros(1, dtype=np.int32)
-            E.play_matches(R, batch, deck_a, deck_b, seeds, first, *policies, winners, turns)
+            E.play_matches(R, batch, new_batch(deck_a, deck_b, seeds, first, *policies))
             stepped, _ = E.state_buffer(capacity, len(compiled.names), 0)
             E.open_match(R, stepped, deck_a, deck_b, *policies, seeds[0], np.int64(first[0]))
             _stepped(R, stepped, kinds)

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from workbench.bench import bundled_cardset_and_decks
+from workbench.play_loop import BATCH_TURNS, BATCH_WINNERS, new_batch
 from workbench.rulesets.plasma import RULESET as PLASMA
 from workbench.rulesets.plasma import engine as E
 from workbench.simulate import compile_for
@@ -26,14 +27,11 @@ from workbench.simulate import compile_for
 def run(compiled: Any, deck: Any, seeds: Any) -> tuple[Any, Any, Any]:
     """(winners, turns, the state's `searched` figures) of one batch, search (A) against greedy (B)."""
     first = (np.arange(len(seeds)) % 2).astype(np.int8)
-    winners = np.zeros(len(seeds), dtype=np.int8)
-    turns = np.zeros(len(seeds), dtype=np.int32)
     st, world, sim = (E.new_state(compiled.options) for _ in range(3))
     pair = E.pairing(compiled.table, deck, deck)
-    E.play_matches_searched(
-        pair.table, st, world, sim, pair.deck_a, pair.deck_b, seeds, first, E.SEARCH, E.GREEDY, winners, turns
-    )
-    return winners, turns, st.searched.copy()
+    batch = new_batch(pair.deck_a, pair.deck_b, seeds, first, E.SEARCH, E.GREEDY)
+    E.play_matches_searched(pair.table, st, batch, world, sim)
+    return batch[BATCH_WINNERS], batch[BATCH_TURNS], st.searched.copy()
 
 
 def wilson(wins: float, n: int) -> tuple[float, float]:

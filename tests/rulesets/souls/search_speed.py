@@ -17,6 +17,7 @@ import numpy as np
 
 import workbench.rulesets.souls.engine as E
 from workbench.bench import bundled_cardset_and_decks
+from workbench.play_loop import BATCH_TURNS, BATCH_WINNERS, new_batch
 from workbench.policies import GREEDY, SEARCH
 from workbench.rulesets.souls import RULESET as SOULS
 from workbench.simulate import compile_for
@@ -27,10 +28,9 @@ def run(
 ) -> tuple[np.ndarray, np.ndarray]:
     """(winners, turns) of one batch, search (A) against greedy (B), first player alternating."""
     first = (np.arange(len(seeds)) % 2).astype(np.int8)
-    winners = np.zeros(len(seeds), dtype=np.int8)
-    turns = np.zeros(len(seeds), dtype=np.int32)
-    E.play_batch_kernel(arrays.G, arrays.st, ids, ids, seeds, first, SEARCH, GREEDY, winners, turns, work, search)
-    return winners, turns
+    batch = new_batch(ids, ids, seeds, first, SEARCH, GREEDY, search)
+    E.play_batch_kernel(arrays.G, arrays.st, batch, work)
+    return batch[BATCH_WINNERS], batch[BATCH_TURNS]
 
 
 def main(matches: int, options: dict[str, str]) -> None:

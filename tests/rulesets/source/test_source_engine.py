@@ -26,6 +26,7 @@ from workbench.cards import CardSet, Deck, WorkbenchInputError
 from workbench.decklists import read_decklist
 from workbench.loading import load_cardset
 from workbench.paths import REPO_ROOT, bundled_decks, bundled_sets
+from workbench.play_loop import new_batch
 from workbench.rulesets.source import RULESET
 from workbench.rulesets.source import engine as E
 from workbench.rulesets.source.options import SEARCH_DEPTH, SEARCH_ROLLOUTS
@@ -1056,18 +1057,7 @@ def test_each_players_monster_bits_match_the_board_after_whole_matches(
     G = E.new_game(compiled, pair.ids, deck_size)
     state = E.new_state(G)
     for seed in range(60):
-        E.play_matches(
-            G,
-            state,
-            pair.deck_a,
-            pair.deck_b,
-            np.array([seed], dtype=np.int64),
-            np.array([seed % 2], dtype=np.int8),
-            policy,
-            policy,
-            np.zeros(1, dtype=np.int8),
-            np.zeros(1, dtype=np.int32),
-        )
+        E.play_matches(G, state, new_batch(pair.deck_a, pair.deck_b, [seed], [seed % 2], policy, policy))
         mon, game = state.mon, state.game
         for p in range(2):
             held = {m for m in range(mon.shape[0]) if mon[m, E.M_SPACE] >= 0 and mon[m, E.M_OWNER] == p}

@@ -535,27 +535,11 @@ def play_started(g: Any, st: Any, _context: Any) -> None:
 
 
 @rules_kernel
-def play_matches(
-    g: Any,
-    st: Any,
-    store: IntArray,
-    deck_a: IntArray,
-    deck_b: IntArray,
-    seeds: IntArray,
-    first: Any,
-    policy_a: EngineInt,
-    policy_b: EngineInt,
-    winners: Any,
-    turns: Any,
-    vp_a: IntArray,
-    place_a: IntArray,
-    rp_a: IntArray,
-    meta: IntArray,
-) -> None:
-    """A batch of greedy, random and epsilon-greedy seats (`play_loop.batch_loop`, each tournament played by
-    `play_tournament`; a search seat's batch: `search.play_searched_matches`)."""
-    batch = (deck_a, deck_b, seeds, first, policy_a, policy_b, winners, turns, store, vp_a, place_a, rp_a, meta)
-    batch_loop(g, st, seeds, batch, NO_CONTEXT, start_batch_tournament, play_started, finish_batch_tournament)
+def play_matches(g: Any, st: Any, batch: Any) -> None:
+    """A batch (`play_loop.new_batch`, then the tournament's own places, BATCH_STORE ...) of greedy, random and
+    epsilon-greedy seats (`play_loop.batch_loop`, each tournament played by `play_tournament`; a search seat's batch:
+    `search.play_searched_matches`)."""
+    batch_loop(g, st, batch, NO_CONTEXT, start_batch_tournament, play_started, finish_batch_tournament)
 
 
 @rules_kernel

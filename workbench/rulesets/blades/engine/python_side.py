@@ -29,6 +29,7 @@ from workbench.engines import (
     pairing_trace,
 )
 from workbench.limits import over_limit
+from workbench.play_loop import BATCH_TURNS, BATCH_WINNERS, new_batch
 from workbench.policies import POLICY_NAMES, SEARCH, policy_code
 from workbench.rulesets.blades.cards import BladesCard
 from workbench.rulesets.blades.costs import check_effects as effect_findings
@@ -531,38 +532,20 @@ def _run(
     """Play the batch on its own cards (`batch_cards`); with a `search` seat through `play_searched_matches`, adding
     its decision and rollout counts into `search_words` (SR_DECISIONS, SR_ROLLOUTS) when given."""
     n = seeds.shape[0]
-    winners = np.zeros(n, dtype=np.int8)
-    turns = np.zeros(n, dtype=np.int32)
-    vp_a = np.zeros(n, dtype=np.int64)
-    place_a = np.zeros(n, dtype=np.int64)
-    rp_a = np.zeros(n, dtype=np.int64)
+    vp_a, place_a, rp_a = (np.zeros(n, dtype=np.int64) for _ in range(3))
     cards = batch_cards(compiled, deck_a, deck_b)
     state = new_state(compiled.options, traced, cards.ids.shape[0])
-    args = (
-        cards.g,
-        state,
-        cards.store,
-        cards.deck_a,
-        cards.deck_b,
-        np.ascontiguousarray(seeds, dtype=np.int64),
-        np.ascontiguousarray(first, dtype=np.int8),
-        policy_a,
-        policy_b,
-        winners,
-        turns,
-        vp_a,
-        place_a,
-        rp_a,
-        cards.meta,
-    )
+    extra = (cards.store, vp_a, place_a, rp_a, cards.meta)  # BATCH_STORE ... BATCH_META
+    batch = new_batch(cards.deck_a, cards.deck_b, seeds, first, policy_a, policy_b, *extra)
+    winners, turns = batch[BATCH_WINNERS], batch[BATCH_TURNS]
     if SEARCH in (policy_code(policy_a), policy_code(policy_b)):
         work = search_state(compiled)
-        play_searched_matches(*args, work["sim"], work["world"])
+        play_searched_matches(cards.g, state, batch, work["sim"], work["world"])
         if search_words is not None:
             search_words[SR_DECISIONS] += state.search[SR_DECISIONS]
             search_words[SR_ROLLOUTS] += state.search[SR_ROLLOUTS]
     else:
-        play_matches(*args)
+        play_matches(cards.g, state, batch)
     events = state.events[: int(state.ecount[0])] if traced else None
     trace = pairing_trace(cards.ids, events, EV_OTHER_IS_CARD, EV_CARD_IS_NOT_CARD)
     counters = pairing_counters(len(compiled.names), cards.ids, state.counters)

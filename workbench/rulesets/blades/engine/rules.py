@@ -35,6 +35,7 @@ from workbench.engines import (
     rules_kernel,
     shuffle_in_place,
 )
+from workbench.play_loop import BATCH_TURNS, BATCH_WINNERS, batch_match
 from workbench.policies import start_policy
 from workbench.rulesets.blades.engine.layout import (
     A_AMOUNT,
@@ -1708,43 +1709,31 @@ def record_tournament(
     rp_a[m] = st.side[0, S_RP]
 
 
+BATCH_STORE, BATCH_VP_A, BATCH_PLACE_A, BATCH_RP_A, BATCH_META = range(BATCH_TURNS + 1, BATCH_TURNS + 6)
+"""A tournament batch's own places after the play layer's (`play_loop.new_batch`): the store's cards (at most
+MAX_STORE), the columns of seat A's VP, place and RP (int64), and the metagame's cards."""
+
+
 @inline_kernel
 def start_batch_tournament(g: Any, st: Any, batch: Any, m: EngineInt) -> None:
-    """Tournament m of a batch (`play_loop.batch_loop`; `batch`: `policies.play_matches`' decks, seeds, first seats,
-    policy words, winners and turns, then its store, the columns of seat A's VP, place and RP, and the metagame) set
-    up on the record every tournament reuses: its store dealt from the batch's (at most MAX_STORE cards), its counters
-    begun, its seats (`setup_tournament`)."""
-    deck_a, deck_b, seeds, first, policy_a, policy_b = batch[0], batch[1], batch[2], batch[3], batch[4], batch[5]
-    store, meta = batch[8], batch[12]
+    """Tournament m of a batch (`play_loop.batch_loop`) set up on the record every tournament reuses: its store dealt
+    from the batch's (BATCH_STORE), its counters begun, its seats (`setup_tournament`)."""
+    deck_a, deck_b, seed, first, policy_a, policy_b = batch_match(batch, m)
+    store = batch[BATCH_STORE]
     store_total = store.shape[0]
     # Every tournament starts from the same store order, so a tournament depends on its seed alone.
     for k in range(store_total):
         st.store[k] = store[k]
     begin_match_counters(st.counters, m)
-    setup_tournament(g, st, deck_a, deck_b, seeds[m], first[m], policy_a, policy_b, store_total, meta)
+    setup_tournament(g, st, deck_a, deck_b, seed, first, policy_a, policy_b, store_total, batch[BATCH_META])
 
 
 @inline_kernel
 def finish_batch_tournament(_g: Any, st: Any, batch: Any, m: EngineInt) -> None:
     """Tournament m of a batch is over: `record_tournament` into the batch's columns."""
-    record_tournament(st, m, batch[6], batch[7], batch[9], batch[10], batch[11])
-
-
-# =====================================================================================================================
-# Decisions: any open decision listed and applied
-#
-# A decision is open in the state (G_DECISION, taken by seat G_ACTOR, about what G_PLACING and G_DX_* say) and the
-# rules have returned: `legal_actions` lists it (each kind has its own lister, `legal_turn_actions`,
-# `legal_singles`, ...), the play loop asks the deciding seat's policy (`policies.decide`) and `apply` takes the
-# answer with the kind's own applier (`take`, `apply_*`), then plays the rules on to the next decision (`advance`).
-# The turn's decisions come in turn order; an effect's decision (a reaction, a target, a discard) interrupts the
-# effect that opened it, which goes on after it (G_ITEM), the rest of the effect queue after that.
-#
-# Simultaneous choices: the document has none inside a tournament turn. Turns are sequential ("Players will take
-# turns in clockwise order around the table, each making a single turn"), a clash's participants react in queue
-# order ("the player whose turn it is first, then clockwise"), and a discard's victim chooses its singles when the
-# effect resolves; each is one seat's decision in that order.
-# =====================================================================================================================
+    record_tournament(
+        st, m, batch[BATCH_WINNERS], batch[BATCH_TURNS], batch[BATCH_VP_A], batch[BATCH_PLACE_A], batch[BATCH_RP_A]
+    )
 
 
 @rules_kernel

@@ -15,13 +15,12 @@ import numpy as np
 from workbench.engines import (
     MAX_TRACE_EVENTS,
     EngineInt,
-    IntArray,
     inline_kernel,
     rng_seed,
     rules_kernel,
     shuffle_in_place,
 )
-from workbench.play_loop import NO_CONTEXT, batch_loop, play_out
+from workbench.play_loop import BATCH_SEEDS, NO_CONTEXT, batch_loop, play_out
 from workbench.policies import SEARCH, search_depth_of, search_rollout_policy_of, search_rollouts_of
 from workbench.rulesets.blades.engine.layout import (
     D_ACTION_BEFORE,
@@ -331,7 +330,7 @@ def start_searched_tournament(g: Any, st: Any, batch: Any, m: EngineInt) -> None
     """`rules.start_batch_tournament`, then the search's own generator seeded from the tournament's seed (never from
     the tournament's generator: that would foretell its later store draws)."""
     start_batch_tournament(g, st, batch, m)
-    rng_seed(st.search, batch[2][m] ^ SEARCH_SEED)
+    rng_seed(st.search, batch[BATCH_SEEDS][m] ^ SEARCH_SEED)
 
 
 @rules_kernel
@@ -347,26 +346,7 @@ def play_searched_tournament(
 
 
 @rules_kernel
-def play_searched_matches(
-    g: Any,
-    st: Any,
-    store: IntArray,
-    deck_a: IntArray,
-    deck_b: IntArray,
-    seeds: IntArray,
-    first: Any,
-    policy_a: EngineInt,
-    policy_b: EngineInt,
-    winners: Any,
-    turns: Any,
-    vp_a: IntArray,
-    place_a: IntArray,
-    rp_a: IntArray,
-    meta: IntArray,
-    sim: Any,
-    world: Any,
-) -> None:
+def play_searched_matches(g: Any, st: Any, batch: Any, sim: Any, world: Any) -> None:
     """`policies.play_matches` when a seat plays `search` (`play_loop.batch_loop`, each tournament set up by
-    `start_searched_tournament` and played by `play_searched_on`)."""
-    batch = (deck_a, deck_b, seeds, first, policy_a, policy_b, winners, turns, store, vp_a, place_a, rp_a, meta)
-    batch_loop(g, st, seeds, batch, (sim, world), start_searched_tournament, play_searched_on, finish_batch_tournament)
+    `start_searched_tournament` and played by `play_searched_on`; `sim` and `world`: the search's work records)."""
+    batch_loop(g, st, batch, (sim, world), start_searched_tournament, play_searched_on, finish_batch_tournament)

@@ -22,7 +22,7 @@ from workbench.engines import (
     rng_below,
     rules_kernel,
 )
-from workbench.play_loop import NO_CONTEXT, batch_loop, play_until
+from workbench.play_loop import BATCH_TURNS, BATCH_WINNERS, NO_CONTEXT, batch_loop, batch_match, play_until
 from workbench.policies import GREEDY, plays_random, random_played
 from workbench.rulesets.circles.engine.layout import (
     A_ACTIVATION,
@@ -846,20 +846,10 @@ def play_match(R: IntArray, S: IntArray, first: EngineInt) -> None:
 
 
 @rules_kernel
-def play_matches(
-    R: IntArray,
-    S: IntArray,
-    deck_a: IntArray,
-    deck_b: IntArray,
-    seeds: IntArray,
-    first: Any,
-    policy_a: EngineInt,
-    policy_b: EngineInt,
-    winners: Any,
-    turns: Any,
-) -> None:
-    """Play one match per seed with the same decks and policies (greedy, random or epsilon-greedy) in the one state
-    buffer, reused across the batch; a batch where a side plays `search` goes to `search.play_searched_matches`.
+def play_matches(R: IntArray, S: IntArray, batch: Any) -> None:
+    """Play a batch (`play_loop.new_batch`: one match per seed with the same decks and policies, greedy, random or
+    epsilon-greedy) in the one state buffer, reused across the batch; a batch where a side plays `search` goes to
+    `search.play_searched_matches`.
 
     The loop is the play layer's (`play_loop.batch_loop`), each match set up by `start_batch_match` and played by
     `play_batch_match`. Every once-a-turn phase is copied into it: setup, the turn's stages and the decisions' loop
@@ -870,18 +860,16 @@ def play_matches(
     in play has them (`rules.enter_step`): copying them in as well doubled the compile time and was no faster. So does
     `resolve` (a Heal's decision): copied into combat by LLVM, greedy played about 10% slower (2026-11-29).
     """
-    batch = (deck_a, deck_b, seeds, first, policy_a, policy_b, winners, turns)
-    batch_loop(R, S, seeds, batch, NO_CONTEXT, start_batch_match, play_batch_match, finish_batch_match)
+    batch_loop(R, S, batch, NO_CONTEXT, start_batch_match, play_batch_match, finish_batch_match)
 
 
 @inline_kernel
 def start_batch_match(R: IntArray, S: IntArray, batch: Any, m: EngineInt) -> None:
-    """Match m of a batch (`play_loop.batch_loop`; `batch`: `play_matches`' decks, seeds, first sides, policy words,
-    winners and turns) dealt in the one state buffer (`start_match`), its turns to begin with its first side's
-    (`begin_turns`)."""
-    deck_a, deck_b, seeds, first, policy_a, policy_b = batch[0], batch[1], batch[2], batch[3], batch[4], batch[5]
-    start_match(R, S, deck_a, deck_b, policy_a, policy_b, seeds[m], m)
-    begin_turns(S, np.int64(first[m]))
+    """Match m of a batch (`play_loop.batch_loop`) dealt in the one state buffer (`start_match`), its turns to begin
+    with its first side's (`begin_turns`)."""
+    deck_a, deck_b, seed, first, policy_a, policy_b = batch_match(batch, m)
+    start_match(R, S, deck_a, deck_b, policy_a, policy_b, seed, m)
+    begin_turns(S, np.int64(first))
 
 
 @inline_kernel
@@ -893,11 +881,7 @@ def play_batch_match(R: IntArray, S: IntArray, _context: Any) -> None:
 @inline_kernel
 def finish_batch_match(_R: IntArray, S: IntArray, batch: Any, m: EngineInt) -> None:
     """Match m of a batch is over: `finish_match` into the batch's columns."""
-    finish_match(S, m, batch[6], batch[7])
-
-
-# The rule tests' entries: a turn, or a part of one, played through the same loop (a test sets a board and plays the
-# part it checks, the policies answering).
+    finish_match(S, m, batch[BATCH_WINNERS], batch[BATCH_TURNS])
 
 
 @inline_kernel

@@ -28,6 +28,7 @@ from workbench.engines import (
     published_counters,
     rng_seed,
 )
+from workbench.play_loop import BATCH_TURNS, BATCH_WINNERS, new_batch
 from workbench.policies import GREEDY, POLICY_NAMES, SEARCH, policy_code
 from workbench.rulesets.circles.abilities import ABILITIES, ABILITY_INDEX, COLOURS, find_ability
 from workbench.rulesets.circles.cards import Character, Resource
@@ -322,33 +323,21 @@ def run_batch(
 ) -> BatchRun:
     """One batch in one state buffer (with the trace's room when `traced`); `batch_and_trace` makes the engine's
     `play_batch` and `play_traced` of it."""
-    n = seeds.shape[0]
-    winners = np.zeros(n, dtype=np.int8)
-    turns = np.zeros(n, dtype=np.int32)
     capacity = max(len(deck_a), len(deck_b)) + 1
     state, views = state_buffer(capacity, len(compiled.names), MAX_TRACE_EVENTS if traced else 0)
-    arguments = (
-        rules_buffer(compiled),
-        state,
-        np.ascontiguousarray(deck_a, dtype=np.int64),
-        np.ascontiguousarray(deck_b, dtype=np.int64),
-        np.ascontiguousarray(seeds, dtype=np.int64),
-        np.ascontiguousarray(first, dtype=np.int8),
-        policy_a,
-        policy_b,
-        winners,
-        turns,
-    )
+    deck_a, deck_b = (np.ascontiguousarray(deck, dtype=np.int64) for deck in (deck_a, deck_b))
+    batch = new_batch(deck_a, deck_b, seeds, first, policy_a, policy_b)
+    R = rules_buffer(compiled)
     if SEARCH in (policy_code(policy_a), policy_code(policy_b)):
         # The search policy's turn snapshot (the whole buffer: counters and trace go back with it), its copy with the
         # unseen cards sorted, a round's sampled world and the rollouts' buffer.
         snapshot = np.zeros_like(state)
         sorted_snapshot, world, scratch = (state_buffer(capacity, len(compiled.names), 0)[0] for _ in range(3))
-        play_searched_matches(*arguments, snapshot, sorted_snapshot, world, scratch)
+        play_searched_matches(R, state, batch, snapshot, sorted_snapshot, world, scratch)
     else:
-        play_matches(*arguments)
+        play_matches(R, state, batch)
     events = views.events[: int(views.event_count[0])].copy()
-    return BatchRun(winners, turns, published_counters(views.counters), events)
+    return BatchRun(batch[BATCH_WINNERS], batch[BATCH_TURNS], published_counters(views.counters), events)
 
 
 play_batch, play_traced = batch_and_trace(run_batch)

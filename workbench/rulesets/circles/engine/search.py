@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from workbench.engines import EngineInt, IntArray, inline_kernel, rng_seed, rules_kernel
-from workbench.play_loop import NO_CONTEXT, batch_loop, play_until
+from workbench.play_loop import BATCH_SEEDS, NO_CONTEXT, batch_loop, play_until
 from workbench.policies import SEARCH, search_rollout_policy_of, search_rollouts_of
 from workbench.rulesets.circles.engine.greedy import (
     choose,
@@ -364,14 +364,7 @@ def play_searched_turn(
 def play_searched_matches(
     R: IntArray,
     S: IntArray,
-    deck_a: IntArray,
-    deck_b: IntArray,
-    seeds: IntArray,
-    first: Any,
-    policy_a: EngineInt,
-    policy_b: EngineInt,
-    winners: Any,
-    turns: Any,
+    batch: Any,
     snapshot: IntArray,
     sorted_snapshot: IntArray,
     world: IntArray,
@@ -384,9 +377,8 @@ def play_searched_matches(
     The search's match loop, its turns, its decisions and its rollouts are copied into this one kernel (one call
     site each): each kernel links, optimizes and code-generates again everything it calls, the whole turn included,
     so each level of calls between this loop and `turn_body_searching` cost about 2 s of compile CPU."""
-    batch = (deck_a, deck_b, seeds, first, policy_a, policy_b, winners, turns)
     context = (snapshot, sorted_snapshot, world, scratch)
-    batch_loop(R, S, seeds, batch, context, start_searched_match, play_searched_match, finish_batch_match)
+    batch_loop(R, S, batch, context, start_searched_match, play_searched_match, finish_batch_match)
 
 
 @inline_kernel
@@ -394,7 +386,7 @@ def start_searched_match(R: IntArray, S: IntArray, batch: Any, m: EngineInt) -> 
     """`greedy.start_batch_match`, then the search's own generator seeded from the match's seed (apart from the
     match's) and the search live (C_MODE)."""
     start_batch_match(R, S, batch, m)
-    rng_seed(search_rng_of(S), batch[2][m] ^ SEARCH_SEED)
+    rng_seed(search_rng_of(S), batch[BATCH_SEEDS][m] ^ SEARCH_SEED)
     search_of(S)[C_MODE] = SEARCH_LIVE
 
 

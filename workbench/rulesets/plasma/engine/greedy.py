@@ -25,7 +25,7 @@ from workbench.engines import (
     rng_below,
     rules_kernel,
 )
-from workbench.play_loop import NO_CONTEXT, batch_loop, play_out, play_until
+from workbench.play_loop import NO_CONTEXT, batch_loop, batch_match, play_out, play_until, record_result
 from workbench.policies import plays_random, random_played
 from workbench.rulesets.plasma.engine.layout import (
     ABILITY,
@@ -846,36 +846,22 @@ def end_turn(table: IntArray, st: Any, p: EngineInt) -> None:
 
 @inline_kernel
 def start_batch_match(table: IntArray, st: Any, batch: Any, m: EngineInt) -> None:
-    """Match m of a batch (`play_loop.batch_loop`; `batch`: `play_matches`' decks, seeds, first sides, policy words,
-    winners and turns) set up on the record every match reuses: its counters begun, its deal (`setup_match`)."""
-    deck_a, deck_b, seeds, first, policy_a, policy_b, _winners, _turns = batch
+    """Match m of a batch (`play_loop.batch_loop`) set up on the record every match reuses: its counters begun, its
+    deal (`setup_match`)."""
+    deck_a, deck_b, seed, first, policy_a, policy_b = batch_match(batch, m)
     begin_match_counters(st.counters, m)
-    setup_match(table, st, deck_a, deck_b, seeds[m], first[m], policy_a, policy_b)
+    setup_match(table, st, deck_a, deck_b, seed, first, policy_a, policy_b)
 
 
 @inline_kernel
 def finish_batch_match(_table: IntArray, st: Any, batch: Any, m: EngineInt) -> None:
-    """Match m of a batch is over: its counters closed, its winner and turn count written into the batch's columns."""
-    winners, turns = batch[6], batch[7]
+    """Match m of a batch is over: its counters closed, its winner and turn count written (`record_result`)."""
     end_match_counters(st.counters, st.game[G_TURN], np.int64(2))
-    winners[m] = st.game[G_WINNER]
-    turns[m] = st.game[G_TURN]
+    record_result(batch, m, st.game[G_WINNER], st.game[G_TURN])
 
 
 @rules_kernel
-def play_matches(
-    table: IntArray,
-    st: Any,
-    deck_a: IntArray,
-    deck_b: IntArray,
-    seeds: IntArray,
-    first: Any,
-    policy_a: EngineInt,
-    policy_b: EngineInt,
-    winners: Any,
-    turns: Any,
-) -> None:
-    """A batch of greedy, random and epsilon-greedy sides (`play_loop.batch_loop`, each match played by `play_on`; a
-    search side's batch: `search.play_matches_searched`)."""
-    batch = (deck_a, deck_b, seeds, first, policy_a, policy_b, winners, turns)
-    batch_loop(table, st, seeds, batch, NO_CONTEXT, start_batch_match, play_on, finish_batch_match)
+def play_matches(table: IntArray, st: Any, batch: Any) -> None:
+    """A batch (`play_loop.new_batch`) of greedy, random and epsilon-greedy sides (`play_loop.batch_loop`, each match
+    played by `play_on`; a search side's batch: `search.play_matches_searched`)."""
+    batch_loop(table, st, batch, NO_CONTEXT, start_batch_match, play_on, finish_batch_match)

@@ -22,6 +22,7 @@ from workbench.engines import (
     pairing_counters,
     pairing_trace,
 )
+from workbench.play_loop import BATCH_TURNS, BATCH_WINNERS, new_batch
 from workbench.policies import GREEDY, POLICY_NAMES, RANDOM, SEARCH, policy_code
 from workbench.rulesets.plasma.cards import KINDS
 from workbench.rulesets.plasma.costs import effect_findings
@@ -204,25 +205,18 @@ def run_batch(
     `batch_and_trace` makes the engine's `play_batch` and `play_traced` of it. Untraced, the record has no
     trace: the batch compiles apart from the trace's kernels, with every trace call gone (`rules.trace`). The record's
     counters, by the pairing's card ids, are added into the set's after the batch."""
-    n = seeds.shape[0]
-    winners = np.zeros(n, dtype=np.int8)
-    turns = np.zeros(n, dtype=np.int32)
     pair = pairing(compiled.table, deck_a, deck_b)
     state = new_state(compiled.options, traced)
-    seeds = np.ascontiguousarray(seeds, dtype=np.int64)
-    first = np.ascontiguousarray(first, dtype=np.int8)
+    batch = new_batch(pair.deck_a, pair.deck_b, seeds, first, policy_a, policy_b)
     if SEARCH in (policy_code(policy_a), policy_code(policy_b)):
         # The rollouts' records, of the state's own type: a rollout plays the batch's machine code, not a copy.
-        world = new_state(compiled.options, traced)
-        sim = new_state(compiled.options, traced)
-        play_matches_searched(
-            pair.table, state, world, sim, pair.deck_a, pair.deck_b, seeds, first, policy_a, policy_b, winners, turns
-        )
+        world, sim = new_state(compiled.options, traced), new_state(compiled.options, traced)
+        play_matches_searched(pair.table, state, batch, world, sim)
     else:
-        play_matches(pair.table, state, pair.deck_a, pair.deck_b, seeds, first, policy_a, policy_b, winners, turns)
+        play_matches(pair.table, state, batch)
     counters = pairing_counters(len(compiled.names), pair.ids, state.counters)
     trace = pairing_trace(pair.ids, state.events[: int(state.ecount[0])] if traced else None, EV_OTHER_IS_CARD)
-    return BatchRun(winners, turns, counters, trace)
+    return BatchRun(batch[BATCH_WINNERS], batch[BATCH_TURNS], counters, trace)
 
 
 play_batch, play_traced = batch_and_trace(run_batch)

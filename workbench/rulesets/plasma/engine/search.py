@@ -333,21 +333,8 @@ def play_searched(table: IntArray, st: Any, context: Any) -> None:
 
 
 @rules_kernel
-def play_matches_searched(
-    table: IntArray,
-    st: Any,
-    world: Any,
-    sim: Any,
-    deck_a: IntArray,
-    deck_b: IntArray,
-    seeds: IntArray,
-    first: Any,
-    policy_a: EngineInt,
-    policy_b: EngineInt,
-    winners: Any,
-    turns: Any,
-) -> None:
+def play_matches_searched(table: IntArray, st: Any, batch: Any, world: Any, sim: Any) -> None:
     """`play_matches` when a side plays `search` (a kernel of its own, so greedy and random batches compile and run
-    as before): `play_loop.batch_loop` with `play_searched`."""
-    batch = (deck_a, deck_b, seeds, first, policy_a, policy_b, winners, turns)
-    batch_loop(table, st, seeds, batch, (world, sim), start_batch_match, play_searched, finish_batch_match)
+    as before): `play_loop.batch_loop` with `play_searched`, the search's work records `world` and `sim` (each of
+    st's type) its context."""
+    batch_loop(table, st, batch, (world, sim), start_batch_match, play_searched, finish_batch_match)

@@ -29,7 +29,19 @@ from workbench.engines import (
     rng_seed,
     rules_kernel,
 )
-from workbench.play_loop import NO_CONTEXT, batch_loop, play_out
+from workbench.play_loop import (
+    BATCH_POLICY_A,
+    BATCH_POLICY_B,
+    BATCH_SEEDS,
+    BATCH_TURNS,
+    BATCH_WINNERS,
+    NO_CONTEXT,
+    batch_loop,
+    batch_match,
+    new_batch,
+    play_out,
+    record_result,
+)
 from workbench.policies import CODE_MASK, POLICY_NAMES, SEARCH, policy_code
 from workbench.rulesets.souls import effects as effect_vocabulary
 from workbench.rulesets.souls.cards import SoulsCard
@@ -287,24 +299,28 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
 # Matches and batches
 
 
+BATCH_SEARCH = BATCH_TURNS + 1
+"""A souls batch's own place after the play layer's (`play_loop.new_batch`): the search's words (`search_buffers`),
+whose generator a searching batch seeds for each match."""
+
+
 @inline_kernel
 def start_batch_match(G: IntArray, st: IntArray, batch: Any, m: EngineInt) -> None:
-    """Match m of a batch (`play_loop.batch_loop`; `batch`: `play_batch_kernel`'s decks, seeds, first sides, policy
-    words, winners and turns, then the search's words) set up on the state every match reuses: the match's generator
+    """Match m of a batch (`play_loop.batch_loop`) set up on the state every match reuses: the match's generator
     seeded, its number noted for the counters, the policies' turn words forgotten, its deal (`open_match`)."""
-    deck_a, deck_b, seeds, first, policy_a, policy_b = batch[0], batch[1], batch[2], batch[3], batch[4], batch[5]
-    rng_seed(st, seeds[m])
+    deck_a, deck_b, seed, first, policy_a, policy_b = batch_match(batch, m)
+    rng_seed(st, seed)
     st[st[G_COUNTERS] + THIS_MATCH] = m  # counters[0, 0, THIS_MATCH]: which match of the batch this is
     forget_turn(st)  # the policies' turn words are the last match's
-    open_match(G, st, deck_a, deck_b, np.int64(first[m]), policy_a, policy_b, seeds[m])
+    open_match(G, st, deck_a, deck_b, np.int64(first), policy_a, policy_b, seed)
 
 
 @inline_kernel
 def start_searched_match(G: IntArray, st: IntArray, batch: Any, m: EngineInt) -> None:
-    """`start_batch_match`, then the search's own generator (in its words, `batch[8]`) seeded from the match's seed,
+    """`start_batch_match`, then the search's own generator (in its words, BATCH_SEARCH) seeded from the match's seed,
     apart from the match's."""
     start_batch_match(G, st, batch, m)
-    rng_seed(batch[8], batch[2][m] ^ SEARCH_SEED)
+    rng_seed(batch[BATCH_SEARCH], batch[BATCH_SEEDS][m] ^ SEARCH_SEED)
 
 
 @inline_kernel
@@ -316,38 +332,22 @@ def play_searched(G: IntArray, st: IntArray, context: Any) -> None:
 
 @inline_kernel
 def finish_batch_match(_G: IntArray, st: IntArray, batch: Any, m: EngineInt) -> None:
-    """Match m of a batch is over: its counters closed, its winner and turn count written into the batch's columns."""
-    winners, turns = batch[6], batch[7]
+    """Match m of a batch is over: its counters closed, its winner and turn count written (`record_result`)."""
     end_match_counted(st)
-    winners[m] = st[G_WINNER]
-    turns[m] = st[G_TURN]
+    record_result(batch, m, st[G_WINNER], st[G_TURN])
 
 
 @rules_kernel
-def play_batch_kernel(
-    G: IntArray,
-    st: IntArray,
-    deck_a: IntArray,
-    deck_b: IntArray,
-    seeds: IntArray,
-    first: Any,
-    policy_a: EngineInt,
-    policy_b: EngineInt,
-    winners: Any,
-    turns: Any,
-    work: IntArray,
-    search: IntArray,
-) -> None:
-    """Play one match per seed on one state array (its counters add up over the batch): `play_loop.batch_loop`, each
-    match played by `play_on`, or where a side plays `search` with the search's own generator seeded and played by
-    `play_searched`. `work` and `search` are the search policy's rollout buffers and words (`new_search_buffers`;
-    unused unless a side plays `search`)."""
-    batch = (deck_a, deck_b, seeds, first, policy_a, policy_b, winners, turns, search)
+def play_batch_kernel(G: IntArray, st: IntArray, batch: Any, work: IntArray) -> None:
+    """Play a batch (`play_loop.new_batch`, then the search's words, BATCH_SEARCH) on one state array (its counters
+    add up over the batch): `play_loop.batch_loop`, each match played by `play_on`, or where a side plays `search`
+    with the search's own generator seeded and played by `play_searched`. `work` and the search's words are the
+    search policy's rollout buffers and words (`new_search_buffers`; unused unless a side plays `search`)."""
     # Policy words: the code is the low bits (`search:R` holds R above them).
-    if (policy_a & CODE_MASK) == SEARCH or (policy_b & CODE_MASK) == SEARCH:
-        batch_loop(G, st, seeds, batch, (work, search), start_searched_match, play_searched, finish_batch_match)
+    if (batch[BATCH_POLICY_A] & CODE_MASK) == SEARCH or (batch[BATCH_POLICY_B] & CODE_MASK) == SEARCH:
+        batch_loop(G, st, batch, (work, batch[BATCH_SEARCH]), start_searched_match, play_searched, finish_batch_match)
     else:
-        batch_loop(G, st, seeds, batch, NO_CONTEXT, start_batch_match, play_on, finish_batch_match)
+        batch_loop(G, st, batch, NO_CONTEXT, start_batch_match, play_on, finish_batch_match)
 
 
 class MatchArrays:
@@ -408,24 +408,11 @@ def run_batch(
     """One batch in one match buffer (with the trace's room when `traced`); `batch_and_trace` makes the engine's
     `play_batch` and `play_traced` of it."""
     arrays = MatchArrays(compiled, max(len(deck_a), len(deck_b)), MAX_TRACE_EVENTS if traced else 0)
-    n = seeds.shape[0]
-    winners = np.zeros(n, dtype=np.int8)
-    turns = np.zeros(n, dtype=np.int32)
     work, search = search_buffers(arrays, policy_a, policy_b)
-    play_batch_kernel(
-        arrays.G,
-        arrays.st,
-        np.ascontiguousarray(deck_a, dtype=np.int64),
-        np.ascontiguousarray(deck_b, dtype=np.int64),
-        np.ascontiguousarray(seeds, dtype=np.int64),
-        np.ascontiguousarray(first, dtype=np.int8),
-        int(policy_a),
-        int(policy_b),
-        winners,
-        turns,
-        work,
-        search,
-    )
+    deck_a, deck_b = (np.ascontiguousarray(deck, dtype=np.int64) for deck in (deck_a, deck_b))
+    batch = new_batch(deck_a, deck_b, seeds, first, int(policy_a), int(policy_b), search)
+    winners, turns = batch[BATCH_WINNERS], batch[BATCH_TURNS]
+    play_batch_kernel(arrays.G, arrays.st, batch, work)
     return BatchRun(winners, turns, published_counters(arrays.counters), arrays.events.copy())
 
 

@@ -20,7 +20,16 @@ from workbench.engines import (
     rng_below,
     rules_kernel,
 )
-from workbench.play_loop import NO_CONTEXT, batch_loop, play_out, play_until
+from workbench.play_loop import (
+    BATCH_POLICY_A,
+    BATCH_POLICY_B,
+    NO_CONTEXT,
+    batch_loop,
+    batch_match,
+    play_out,
+    play_until,
+    record_result,
+)
 from workbench.policies import (
     POLICY_WORDS,
     plays_random,
@@ -1300,45 +1309,34 @@ def play_on(G: Any, state: Any, _context: Any) -> None:
 
 
 @inline_kernel
-def start_batch_match(G: Any, state: Any, batch: Any, m: EngineInt) -> None:
-    """Match m of a batch (`play_loop.batch_loop`; `batch`: `play_matches`' decks, seeds, first sides, policy words,
-    winners and turns) set up on the state every match reuses: its counters begun, its deal (`setup_match`) and the
-    sides' policy words (`setup_policies`)."""
-    deck_a, deck_b, seeds, first, policy_a, policy_b = batch[0], batch[1], batch[2], batch[3], batch[4], batch[5]
+def deal_batch_match(G: Any, state: Any, batch: Any, m: EngineInt, policy_a: EngineInt, policy_b: EngineInt) -> None:
+    """Match m of a batch (`play_loop.batch_loop`) set up on the state every match reuses: its counters begun, its
+    deal (`setup_match`) and the sides' policy words `policy_a` and `policy_b` (`setup_policies`)."""
+    deck_a, deck_b, seed, first, _, _ = batch_match(batch, m)
     begin_match_counters(state.counters, m)
-    setup_match(G, state, deck_a, deck_b, seeds[m], first[m])
-    setup_policies(state, policy_a, policy_b, seeds[m])
+    setup_match(G, state, deck_a, deck_b, seed, first)
+    setup_policies(state, policy_a, policy_b, seed)
+
+
+@inline_kernel
+def start_batch_match(G: Any, state: Any, batch: Any, m: EngineInt) -> None:
+    """Match m of a batch dealt with the batch's policy words (`deal_batch_match`)."""
+    deal_batch_match(G, state, batch, m, batch[BATCH_POLICY_A], batch[BATCH_POLICY_B])
 
 
 @inline_kernel
 def finish_batch_match(_G: Any, state: Any, batch: Any, m: EngineInt) -> None:
-    """Match m of a batch is over: its counters closed, its winner and turn count written into the batch's columns."""
-    winners, turns, game = batch[6], batch[7], state.game
+    """Match m of a batch is over: its counters closed, its winner and turn count written (`record_result`)."""
+    game = state.game
     end_match_counters(state.counters, game[G_TURN], np.int64(2))
-    winners[m] = game[G_WINNER]
-    turns[m] = game[G_TURN]
+    record_result(batch, m, game[G_WINNER], game[G_TURN])
 
 
 @rules_kernel
-def play_matches(
-    G: Any,
-    state: Any,
-    deck_a: IntArray,
-    deck_b: IntArray,
-    seeds: IntArray,
-    first: Any,
-    policy_a: EngineInt,
-    policy_b: EngineInt,
-    winners: Any,
-    turns: Any,
-) -> None:
-    """A batch of greedy, random and epsilon-greedy sides (`play_loop.batch_loop`, each match played by `play_on`; a
-    search side's batch: `search.play_searched_matches`)."""
-    batch = (deck_a, deck_b, seeds, first, policy_a, policy_b, winners, turns)
-    batch_loop(G, state, seeds, batch, NO_CONTEXT, start_batch_match, play_on, finish_batch_match)
-
-
-# ---- parts of a turn, each played by the sides' policies: as the rule tests and the evaluation's fit play them -----
+def play_matches(G: Any, state: Any, batch: Any) -> None:
+    """A batch (`play_loop.new_batch`) of greedy, random and epsilon-greedy sides (`play_loop.batch_loop`, each match
+    played by `play_on`; a search side's batch: `search.play_searched_matches`)."""
+    batch_loop(G, state, batch, NO_CONTEXT, start_batch_match, play_on, finish_batch_match)
 
 
 @rules_kernel

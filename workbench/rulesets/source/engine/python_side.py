@@ -30,6 +30,7 @@ from workbench.engines import (
     pairing_counters,
     pairing_trace,
 )
+from workbench.play_loop import BATCH_TURNS, BATCH_WINNERS, new_batch
 from workbench.policies import (
     GREEDY,
     POLICY_NAMES,
@@ -517,25 +518,18 @@ def run_batch(
     """One batch on the pairing's own game data (`pairing`, `new_game`), with the trace's room when `traced`;
     `batch_and_trace` makes the engine's `play_batch` and `play_traced` of it. The state's counters, by the pairing's
     card ids, are the set's after the batch (`pairing_counters`)."""
-    n = seeds.shape[0]
-    winners = np.zeros(n, dtype=np.int8)
-    turns = np.zeros(n, dtype=np.int32)
     pair = pairing(compiled, deck_a, deck_b)
     game = new_game(compiled, pair.ids, max(len(deck_a), len(deck_b)))
     state = new_state(game, MAX_TRACE_EVENTS if traced else 0)
-    seeds = np.ascontiguousarray(seeds, dtype=np.int64)
-    first = np.ascontiguousarray(first, dtype=np.int8)
+    batch = new_batch(pair.deck_a, pair.deck_b, seeds, first, policy_a, policy_b)
     if SEARCH in (policy_code(policy_a), policy_code(policy_b)):
         # The rollouts' records (untraced: their counters and trace nobody reads).
-        world, work = new_state(game), new_state(game)
-        play_searched_matches(
-            game, state, world, work, pair.deck_a, pair.deck_b, seeds, first, policy_a, policy_b, winners, turns
-        )
+        play_searched_matches(game, state, batch, new_state(game), new_state(game))
     else:
-        play_matches(game, state, pair.deck_a, pair.deck_b, seeds, first, policy_a, policy_b, winners, turns)
+        play_matches(game, state, batch)
     counters = pairing_counters(len(compiled.names), pair.ids, state.counters)
     trace = pairing_trace(pair.ids, state.events[: int(state.ec[EC_COUNT])] if traced else None, EV_OTHER_IS_CARD)
-    return BatchRun(winners, turns, counters, trace)
+    return BatchRun(batch[BATCH_WINNERS], batch[BATCH_TURNS], counters, trace)
 
 
 play_batch, play_traced = batch_and_trace(run_batch)

@@ -18,7 +18,15 @@ from workbench.engines import (
     rng_seed,
     rules_kernel,
 )
-from workbench.play_loop import NO_CONTEXT, batch_loop, play_out, play_until
+from workbench.play_loop import (
+    BATCH_POLICY_A,
+    BATCH_POLICY_B,
+    BATCH_SEEDS,
+    NO_CONTEXT,
+    batch_loop,
+    play_out,
+    play_until,
+)
 from workbench.policies import (
     CODE_MASK,
     GREEDY,
@@ -31,12 +39,12 @@ from workbench.policies import (
 from workbench.rulesets.source.engine.board import st_of
 from workbench.rulesets.source.engine.greedy import (
     choose,
+    deal_batch_match,
     decide,
     finish_batch_match,
     greedy_main,
     is_over,
     policy_of,
-    start_batch_match,
 )
 from workbench.rulesets.source.engine.layout import (
     C_TRAP,
@@ -388,47 +396,23 @@ def decide_searched(G: Any, state: Any, context: Any) -> EngineInt:
 
 
 @rules_kernel
-def play_searched_matches(
-    G: Any,
-    state: Any,
-    world: Any,
-    work: Any,
-    deck_a: IntArray,
-    deck_b: IntArray,
-    seeds: IntArray,
-    first: Any,
-    policy_a: EngineInt,
-    policy_b: EngineInt,
-    winners: Any,
-    turns: Any,
-) -> None:
+def play_searched_matches(G: Any, state: Any, batch: Any, world: Any, work: Any) -> None:
     """`play_matches` when a side plays `search`: its main decisions go through `decide_searched` (the world and work
     records are the rollouts'), the search's generator seeded from each match's seed; in the state it plays greedy.
-    `play_loop.batch_loop` with `start_searched_match` and `play_searched`; the batch's tuple has the search sides
-    as bits after `greedy.play_matches`' columns."""
-    sides = (1 if (policy_a & CODE_MASK) == SEARCH else 0) | (2 if (policy_b & CODE_MASK) == SEARCH else 0)
-    batch = (
-        deck_a,
-        deck_b,
-        seeds,
-        first,
-        played_in_the_state(policy_a),
-        played_in_the_state(policy_b),
-        winners,
-        turns,
-        np.int64(sides),
-    )
-    batch_loop(G, state, seeds, batch, (world, work), start_searched_match, play_searched, finish_batch_match)
+    `play_loop.batch_loop` with `start_searched_match` and `play_searched`."""
+    batch_loop(G, state, batch, (world, work), start_searched_match, play_searched, finish_batch_match)
 
 
 @inline_kernel
 def start_searched_match(G: Any, state: Any, batch: Any, m: EngineInt) -> None:
-    """`greedy.start_batch_match`, then the search's words: its own generator seeded from the match's seed (never
-    from the match's generator: that would foretell its later draws) and the search sides (`batch[8]`, as bits)."""
-    start_batch_match(G, state, batch, m)
+    """Match m of a batch dealt with each search side seated as greedy (`played_in_the_state`), then the search's
+    words: its own generator seeded from the match's seed (never from the match's generator: that would foretell its
+    later draws) and the search sides, as bits."""
+    policy_a, policy_b = batch[BATCH_POLICY_A], batch[BATCH_POLICY_B]
+    deal_batch_match(G, state, batch, m, played_in_the_state(policy_a), played_in_the_state(policy_b))
     search = state.search
-    rng_seed(search, batch[2][m] ^ SEARCH_SEED)
-    search[SR_SIDES] = batch[8]
+    rng_seed(search, batch[BATCH_SEEDS][m] ^ SEARCH_SEED)
+    search[SR_SIDES] = (1 if (policy_a & CODE_MASK) == SEARCH else 0) | (2 if (policy_b & CODE_MASK) == SEARCH else 0)
     search[SR_TURN] = -1
     search[SR_PASS] = 0
 
