@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -135,14 +136,18 @@ def test_an_llvm_inline_kernel_is_copied_in_and_its_called_kernels_stay_called()
 def test_an_engine_package_answers_to_every_public_name_of_its_modules() -> None:
     # The engines split into packages (circles, plasma, SOURCE, Millennium Blades, souls) answer to every public name
     # of their modules, as the single module did: a tool reading a constant by name (`getattr(engine, "EV_PLAY")`)
-    # finds it, a private name or an unknown one is an AttributeError naming the package.
+    # finds it, a private name or an unknown one is an AttributeError naming the package. Each name is one object in
+    # the whole package: the lookup answers with the first module that holds a name, so a second module's kernel of
+    # the same name (a batch loop named like the Python side's `play_batch`) would silently stand for it.
     from workbench.engines import names_of_modules
 
     for ruleset_id in ("circles", "plasma", "source", "blades", "souls"):
         package = importlib.import_module(f"workbench.rulesets.{ruleset_id}.engine")
         for module in package.MODULES:
-            for name in vars(module):
-                assert name.startswith("_") or hasattr(package, name), (ruleset_id, module.__name__, name)
+            for name, value in vars(module).items():
+                if name.startswith("_") or isinstance(value, ModuleType):
+                    continue
+                assert getattr(package, name) is value, f"{ruleset_id}: {module.__name__}.{name} is another object"
         with pytest.raises(AttributeError, match=f"workbench.rulesets.{ruleset_id}.engine"):
             _ = package.NO_SUCH_NAME
     layout = importlib.import_module("workbench.rulesets.circles.engine.layout")
@@ -153,8 +158,6 @@ def test_an_engine_package_answers_to_every_public_name_of_its_modules() -> None
 
 
 def test_a_wrapper_put_by_replace_in_modules_stands_in_every_module_that_holds_the_name() -> None:
-    from types import ModuleType
-
     from workbench.engines import replace_in_modules
 
     first, second, third = ModuleType("first"), ModuleType("second"), ModuleType("third")
