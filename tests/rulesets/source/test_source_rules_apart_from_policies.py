@@ -210,6 +210,7 @@ PLAY = frozenset(
         "played_in_the_state",
         "decide_searched",
         "rest_of_turn_decide",
+        "deal_batch_match",
         "start_batch_match",
         "finish_batch_match",
         "play_searched_matches",
