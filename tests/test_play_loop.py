@@ -17,6 +17,7 @@ import sys
 from typing import Any
 
 import numpy as np
+import pytest
 
 from workbench.engines import EngineInt, inline_kernel, rules_kernel
 from workbench.play_loop import (
@@ -170,6 +171,14 @@ def test_new_batch_puts_the_places_in_their_named_order_and_the_engine_s_own_aft
     assert batch[BATCH_FIRST].tolist() == [1, 0, 1] and batch[BATCH_FIRST].flags.c_contiguous
     assert batch[BATCH_WINNERS].tolist() == [0, 0, 0] and batch[BATCH_TURNS].tolist() == [0, 0, 0]
     assert batch[BATCH_LEFT:] == ("store", "meta")
+
+
+def test_new_batch_refuses_first_sides_that_do_not_match_the_seeds() -> None:
+    deck = np.zeros(1)
+    with pytest.raises(ValueError, match="one first side per seed: \\(2,\\) first sides for \\(3,\\) seeds"):
+        new_batch(deck, deck, np.arange(3), [0, 1], 0, 0)
+    with pytest.raises(ValueError, match="0 \\(deck A\\) or 1 \\(deck B\\)"):
+        new_batch(deck, deck, np.arange(2), [0, 2], 0, 0)
 
 
 def test_the_loops_play_alike_compiled_and_in_plain_python() -> None:

@@ -80,9 +80,15 @@ def new_batch(
     deck_a: Any, deck_b: Any, seeds: Any, first: Any, policy_a: int, policy_b: int, *extra: Any
 ) -> tuple[Any, ...]:
     """A batch for an engine's batch kernel (`batch_loop`): its BATCH_* places, the seeds as int64 and the first sides
-    as int8 (contiguous), zeroed winners (int8) and turns (int32) columns one per seed, then the engine's `extra`."""
+    as int8 (contiguous), zeroed winners (int8) and turns (int32) columns one per seed, then the engine's `extra`.
+
+    One first side per seed, each 0 or 1, else a ValueError: a compiled kernel reads them unchecked."""
     seeds = np.ascontiguousarray(seeds, dtype=np.int64)
     first = np.ascontiguousarray(first, dtype=np.int8)
+    if seeds.ndim != 1 or first.shape != seeds.shape:
+        raise ValueError(f"a batch needs one first side per seed: {first.shape} first sides for {seeds.shape} seeds")
+    if first.size and (first.min() < 0 or first.max() > 1):
+        raise ValueError("a batch's first sides are 0 (deck A) or 1 (deck B)")
     winners, turns = np.zeros(seeds.shape[0], dtype=np.int8), np.zeros(seeds.shape[0], dtype=np.int32)
     return (deck_a, deck_b, seeds, first, policy_a, policy_b, winners, turns, *extra)
 
