@@ -1736,6 +1736,23 @@ def finish_batch_tournament(_g: Any, st: Any, batch: Any, m: EngineInt) -> None:
     )
 
 
+# =====================================================================================================================
+# Decisions: any open decision listed and applied
+#
+# A decision is open in the state (G_DECISION, taken by seat G_ACTOR, about what G_PLACING and G_DX_* say) and the
+# rules have returned: `legal_actions` lists it (each kind has its own lister, `legal_turn_actions`,
+# `legal_singles`, ...), the play loop asks the deciding seat's policy (`policies.decide`) and `apply` takes the
+# answer with the kind's own applier (`take`, `apply_*`), then plays the rules on to the next decision (`advance`).
+# The turn's decisions come in turn order; an effect's decision (a reaction, a target, a discard) interrupts the
+# effect that opened it, which goes on after it (G_ITEM), the rest of the effect queue after that.
+#
+# Simultaneous choices: the document has none inside a tournament turn. Turns are sequential ("Players will take
+# turns in clockwise order around the table, each making a single turn"), a clash's participants react in queue
+# order ("the player whose turn it is first, then clockwise"), and a discard's victim chooses its singles when the
+# effect resolves; each is one seat's decision in that order.
+# =====================================================================================================================
+
+
 @rules_kernel
 def legal_actions(g: Any, st: Any, out: IntArray) -> EngineInt:
     """The open decision's legal actions into `out` (see D_*), in a fixed order: how many (0: none is open)."""

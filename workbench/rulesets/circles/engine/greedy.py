@@ -884,6 +884,10 @@ def finish_batch_match(_R: IntArray, S: IntArray, batch: Any, m: EngineInt) -> N
     finish_match(S, m, batch[BATCH_WINNERS], batch[BATCH_TURNS])
 
 
+# The rule tests' entries: a turn, or a part of one, played through the same loop (a test sets a board and plays the
+# part it checks, the policies answering).
+
+
 @inline_kernel
 def turn_body(R: IntArray, S: IntArray, s: EngineInt) -> None:
     """Side s's turn after the draw (resources, characters, healing, abilities, combat): its stages played from

@@ -1339,6 +1339,9 @@ def play_matches(G: Any, state: Any, batch: Any) -> None:
     batch_loop(G, state, batch, NO_CONTEXT, start_batch_match, play_on, finish_batch_match)
 
 
+# ---- parts of a turn, each played by the sides' policies: as the rule tests and the evaluation's fit play them -----
+
+
 @rules_kernel
 def play_stages(G: Any, state: Any, p: EngineInt, stage: EngineInt, until: EngineInt) -> None:
     """Player p's turn taken up at `stage` (STAGE_*, no decision open), each decision by its side's policy, until the
