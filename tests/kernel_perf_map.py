@@ -6,8 +6,9 @@
 runs SCRIPT (a speed script: `tests/rulesets/blades/search_speed.py 1000`, ...) in this process, then writes
 `/tmp/perf-PID.map` (the file `perf report` reads for code it has no symbols for) with every function of every Numba
 library that a `workbench` module's kernels were compiled into: its address, its size (up to the next function's
-address: a function's code runs to the next one's in a library's memory) and its name (Numba's mangled name from the
-module on, `6search13play_turn_out...`). Functions that LLVM copied into their caller are counted in the caller.
+address: a function's code runs to the next one's in a library's memory) and its name (Numba's mangled name after
+`workbench`, `8rulesets6blades6engine6search13play_turn_out...`). Functions that LLVM copied into their caller are
+counted in the caller.
 
 Numba keeps the LLVM module of a kernel it compiled in this process, not of one it loaded from its cache, so run with
 an empty NUMBA_CACHE_DIR: the map says how many libraries it could not read.
