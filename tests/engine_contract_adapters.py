@@ -32,8 +32,8 @@ from workbench.decklists import read_decklist
 from workbench.engines import THIS_MATCH, rng_seed
 from workbench.loading import load_cardset
 from workbench.paths import bundled_decks, bundled_sets
-from workbench.play_loop import new_batch
-from workbench.policies import GREEDY, RANDOM
+from workbench.play.loop import new_batch
+from workbench.play.policies import GREEDY, RANDOM
 from workbench.rulesets import RULESETS
 from workbench.rulesets.blades import engine as blades
 from workbench.rulesets.circles import engine as circles

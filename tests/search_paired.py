@@ -32,7 +32,7 @@ import numpy as np
 
 from workbench.bench import bundled_cardset_and_decks
 from workbench.cards import Deck
-from workbench.policies import policy_word
+from workbench.play.policies import policy_word
 from workbench.rulesets import get_ruleset
 from workbench.simulate import compile_for
 

@@ -43,7 +43,7 @@ import test_rules_read_no_policy as no_policy
 from engine_contract_adapters import ADAPTERS, Adapter, Match, Pool, batch_results
 
 from workbench.paths import REPO_ROOT
-from workbench.policies import GREEDY, RANDOM
+from workbench.play.policies import GREEDY, RANDOM
 from workbench.rulesets import RULESETS
 
 ENGINES = sorted(ADAPTERS)

@@ -139,7 +139,7 @@ def test_an_engine_package_answers_to_every_public_name_of_its_modules() -> None
     # finds it, a private name or an unknown one is an AttributeError naming the package. Each name is one object in
     # the whole package: the lookup answers with the first module that holds a name, so a second module's kernel of
     # the same name (a batch loop named like the Python side's `play_batch`) would silently stand for it.
-    from workbench.engines import names_of_modules
+    from workbench.play.assembly import names_of_modules
 
     for ruleset_id in ("circles", "plasma", "source", "blades", "souls"):
         package = importlib.import_module(f"workbench.rulesets.{ruleset_id}.engine")
@@ -158,7 +158,7 @@ def test_an_engine_package_answers_to_every_public_name_of_its_modules() -> None
 
 
 def test_a_wrapper_put_by_replace_in_modules_stands_in_every_module_that_holds_the_name() -> None:
-    from workbench.engines import replace_in_modules
+    from workbench.play.assembly import replace_in_modules
 
     first, second, third = ModuleType("first"), ModuleType("second"), ModuleType("third")
     setattr(first, "kernel", "real")  # noqa: B010 - a module's attribute, as an engine module holds a kernel
@@ -215,7 +215,7 @@ def test_a_deck_larger_than_the_engine_holds_is_refused_by_its_name(ruleset_id: 
 
 
 def test_a_trace_s_batch_card_ids_are_made_the_set_s_by_the_columns_that_hold_cards() -> None:
-    from workbench.engines import global_trace
+    from workbench.play.assembly import global_trace
 
     ids = np.array([4, 9, 30], dtype=np.int64)
     # (turn, player, code, card, other, amount): code 7's `other` is a card, code 8's `card` is not one.
@@ -226,7 +226,8 @@ def test_a_trace_s_batch_card_ids_are_made_the_set_s_by_the_columns_that_hold_ca
 
 
 def test_a_batch_s_counters_and_trace_are_the_set_s_by_its_card_ids() -> None:
-    from workbench.engines import COUNTERS, new_counters, pairing_counters, pairing_trace
+    from workbench.engines import COUNTERS, new_counters
+    from workbench.play.assembly import pairing_counters, pairing_trace
 
     ids = np.array([1, 3], dtype=np.int64)  # a pairing of set cards 1 and 3 out of 5
     batch = new_counters(2)

@@ -26,7 +26,7 @@ from typed_cards import cards_as
 
 from workbench.cards import CardSet, Deck, OptionValue
 from workbench.cli import main
-from workbench.engines import COUNTERS, CompiledCards, Engine
+from workbench.engines import COUNTERS, CompiledCards
 from workbench.health import (
     NOT_IN_ENGINE,
     SEARCH_LEFT_OUT,
@@ -37,6 +37,7 @@ from workbench.health import (
     length_options_lines,
     length_readings,
 )
+from workbench.play.assembly import Engine
 from workbench.rulesets import RULESETS
 from workbench.rulesets.base import CardBase, RuleOption, Ruleset, search_options
 

@@ -218,3 +218,27 @@ def test_no_private_name_is_imported_across_modules() -> None:
     assert private == PRIVATE_IMPORTS_LEFT, (
         f"fixed: take these off PRIVATE_IMPORTS_LEFT: {PRIVATE_IMPORTS_LEFT - private}"
     )
+
+
+def test_the_play_layer_stands_between_the_kernel_helpers_and_the_engines() -> None:
+    # workbench.play is written once for every engine (issue 31): it may read the kernel helpers and the card model,
+    # never a ruleset, and the helpers never read it back; every engine plays through it.
+    graph = import_graph()
+    play = {module for module in MODULES if module == "workbench.play" or module.startswith("workbench.play.")}
+    assert {
+        "workbench.play.loop",
+        "workbench.play.policies",
+        "workbench.play.search",
+        "workbench.play.assembly",
+    } <= play
+    below = {"workbench.engines", "workbench.cards"}
+    for module in sorted(play):
+        reads = {edge.target for edge in graph[module]}
+        assert reads <= play | below, f"{module} reads {sorted(reads - play - below)}"
+    assert not {edge.target for edge in graph["workbench.engines"]} & play
+    every_engine = [
+        f"workbench.rulesets.{ruleset}.engine" for ruleset in ("blades", "circles", "plasma", "souls", "source")
+    ]
+    for engine in every_engine:
+        package_reads = {edge.target for module, edges in graph.items() if module.startswith(engine) for edge in edges}
+        assert "workbench.play.loop" in package_reads and "workbench.play.policies" in package_reads, engine

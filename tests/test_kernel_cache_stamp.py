@@ -11,7 +11,10 @@ import sys
 import textwrap
 from pathlib import Path
 
+import workbench
 from workbench.engines import SHARED_KERNEL_FILES, kernel_sources, sources_stamp
+
+WORKBENCH = Path(workbench.__file__).parent
 
 KERNEL_MODULE = """
 from numba import njit
@@ -56,13 +59,26 @@ def test_an_edit_to_a_file_the_kernel_reads_recompiles_it(tmp_path: Path) -> Non
 
 def test_an_engine_s_kernels_depend_on_the_shared_files_and_their_ruleset_package() -> None:
     sources = kernel_sources("workbench.rulesets.circles.engine")
-    names = [path.name for path in sources]
-    assert names[: len(SHARED_KERNEL_FILES)] == list(SHARED_KERNEL_FILES)
-    assert {"rules.py", "greedy.py", "search.py", "abilities.py", "options.py"} <= set(names)
-    assert all(path.parent.name in {"workbench", "circles", "engine"} for path in sources)
+    under_workbench = [path.relative_to(WORKBENCH).as_posix() for path in sources]
+    assert under_workbench[: len(SHARED_KERNEL_FILES)] == list(SHARED_KERNEL_FILES)
+    assert all(path.is_file() for path in sources)
+    assert {"rules.py", "greedy.py", "search.py", "abilities.py", "options.py"} <= {path.name for path in sources}
+    assert all(path.parent.name in {"workbench", "play", "circles", "engine"} for path in sources)
     # The engine is a package of modules whose kernels copy in each other's: a kernel of any of them depends on all.
     assert kernel_sources("workbench.rulesets.circles.engine.rules") == sources
-    assert [path.name for path in kernel_sources("workbench.policies")] == list(SHARED_KERNEL_FILES)
+    # The play layer's kernels and the shared helpers depend on the shared files alone.
+    for module in ("workbench.play.policies", "workbench.play.loop", "workbench.engines"):
+        assert kernel_sources(module) == sources[: len(SHARED_KERNEL_FILES)]
+
+
+def test_every_module_of_the_play_layer_with_kernels_is_a_shared_kernel_file() -> None:
+    # A kernel file of the play layer left off the list would leave every engine's cached kernels stale after an edit.
+    with_kernels = {
+        path.relative_to(WORKBENCH).as_posix()
+        for path in [WORKBENCH / "engines.py", *sorted((WORKBENCH / "play").glob("*.py"))]
+        if "_kernel\n" in path.read_text(encoding="utf-8")
+    }
+    assert with_kernels == set(SHARED_KERNEL_FILES)
 
 
 def test_the_stamp_follows_content(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""The play layer's loops on a game of their own (workbench/play_loop.py): `play_out`, `play_until`, `new_batch`,
+"""The play layer's loops on a game of their own (workbench/play/loop.py): `play_out`, `play_until`, `new_batch`,
 `batch_match`, `record_result` and `batch_loop`, apart from any engine.
 
 Every engine plays its batches, traces and rollouts through these loops, and its fingerprints pin what they play; here
@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from workbench.engines import EngineInt, inline_kernel, rules_kernel
-from workbench.play_loop import (
+from workbench.play.loop import (
     BATCH_DECK_A,
     BATCH_DECK_B,
     BATCH_FIRST,

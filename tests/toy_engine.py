@@ -23,11 +23,8 @@ from workbench.cards import CardSet, OptionValue
 from workbench.engines import (
     EVENT_WIDTH,
     MAX_TRACE_EVENTS,
-    BatchRun,
     CompiledCards,
-    Engine,
     IntArray,
-    batch_and_trace,
     begin_match_counters,
     count_draw,
     count_play,
@@ -40,6 +37,7 @@ from workbench.engines import (
     rng_seed,
     shuffle_in_place,
 )
+from workbench.play.assembly import BatchRun, Engine, batch_and_trace
 from workbench.rulesets.base import CardBase, RuleOption, Ruleset
 
 HAND = 5

@@ -75,7 +75,7 @@ from workbench.judging import (
     theil_sen,
 )
 from workbench.limits import limit
-from workbench.policies import policy_word
+from workbench.play.policies import policy_word
 from workbench.power_defaults import POWER_CURVE_DEFAULTS, PowerCurveDefaults  # noqa: F401 - read from here too
 from workbench.run_settings import RunSettings
 from workbench.simulate import (

@@ -15,7 +15,7 @@ from workbench.cards import WorkbenchInputError
 from workbench.limits import limit, run_refused
 from workbench.loading import cardset_from_table
 from workbench.paths import bundled_sets
-from workbench.policies import SEARCH, policy_code, policy_word
+from workbench.play.policies import SEARCH, policy_code, policy_word
 from workbench.rulesets.base import Ruleset, normalize_header
 from workbench.spreadsheets import read_sheet
 

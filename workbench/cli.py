@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, NoReturn
 from workbench import __version__, find_cardset
 from workbench.cards import CardSet, Deck, WorkbenchInputError, readable, shown, sort_findings
 from workbench.full_game import FULL_GAME_DEFAULTS
-from workbench.policies import policy_word
+from workbench.play.policies import policy_word
 from workbench.power_defaults import POWER_CURVE_DEFAULTS, PROPOSAL_DEFAULTS, STAT_VALUES_DEFAULTS
 from workbench.run_settings import COMPILE_NOTICES, RunSettings
 

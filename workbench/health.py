@@ -37,7 +37,7 @@ import pandas as pd
 from workbench.analysis import PairResult, play_every_pair
 from workbench.cards import CardSet, Deck, OptionValue, WorkbenchInputError
 from workbench.full_game import FULL_GAME_DEFAULTS, FullGames, is_full_game, run_full_games
-from workbench.policies import policy_word
+from workbench.play.policies import policy_word
 from workbench.power_defaults import POWER_CURVE_DEFAULTS
 from workbench.run_settings import RunSettings
 from workbench.simulate import MatchResults, Rate, compile_for, engine_for, provenance

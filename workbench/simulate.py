@@ -33,11 +33,12 @@ import pandas as pd
 from workbench import __version__
 from workbench.cards import CardSet, Deck, OptionValue, WorkbenchInputError
 from workbench.distributed import check_executor, run_jobs_on_dask
-from workbench.engines import COUNTERS, CompiledCards, Engine, IntArray
+from workbench.engines import COUNTERS, CompiledCards, IntArray
 from workbench.full_game_registry import is_full_game
 from workbench.jobs import BatchOutcome, Job, Reducer, default_workers, gather_in_order, local_pool
 from workbench.limits import check_deck_pairs, limit, run_refused
-from workbench.policies import policy_name, policy_word
+from workbench.play.assembly import Engine
+from workbench.play.policies import policy_name, policy_word
 from workbench.run_settings import Progress, RunSettings
 from workbench.warm import load_engine, worker_play
 

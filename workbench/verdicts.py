@@ -21,7 +21,7 @@ from workbench.analysis import BASELINE, POWER_CURVE_DEFAULTS, PowerCurve, power
 from workbench.auto_decks import HAND_MADE, GauntletChoice
 from workbench.cards import CardSet, Deck, WorkbenchInputError
 from workbench.judging import Z95, VerdictRule
-from workbench.policies import is_policy
+from workbench.play.policies import is_policy
 from workbench.run_settings import RunSettings
 from workbench.simulate import engine_for
 

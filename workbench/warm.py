@@ -41,8 +41,9 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 import numpy as np
 
 from workbench.cards import WorkbenchInputError
-from workbench.engines import CompiledCards, Engine, IntArray
+from workbench.engines import CompiledCards, IntArray
 from workbench.full_game_registry import FULL_GAME_RUNNERS, supports_full_game
+from workbench.play.assembly import Engine
 from workbench.run_settings import COMPILE_NOTICES
 
 if TYPE_CHECKING:

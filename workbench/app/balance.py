@@ -81,7 +81,6 @@ from workbench.charts import (
     power_curve_figure,
     sweep_figure,
 )
-from workbench.engines import Engine
 from workbench.full_game import is_full_game, supports_full_game
 from workbench.health import (
     DRAWS,
@@ -97,6 +96,7 @@ from workbench.health import (
 )
 from workbench.markup import markdown_text
 from workbench.pace import health_estimate, study_estimate
+from workbench.play.assembly import Engine
 from workbench.propose import Proposals
 from workbench.report_html import render_html
 from workbench.reports import health_frame, report_from_results, xlsx_bytes

@@ -20,10 +20,10 @@ from workbench.app.widgets import EMPTY_CELL, count_input, policy_input, run_not
 from workbench.app.wording import see_docs
 from workbench.app.workspace import VERSIONS_SOURCE_KEY, Workspace, apply_proposal, keep_result, results_store
 from workbench.cards import CardSet, Deck, OptionValue, WorkbenchInputError
-from workbench.engines import Engine
 from workbench.limits import limit
 from workbench.markup import markdown_text
 from workbench.pace import proposals_estimate
+from workbench.play.assembly import Engine
 from workbench.power_defaults import POWER_CURVE_DEFAULTS, PROPOSAL_DEFAULTS
 from workbench.propose import Proposal, Proposals, proposal_workbook, propose
 from workbench.run_settings import RunSettings

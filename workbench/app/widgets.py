@@ -18,14 +18,15 @@ from workbench.app import CARD_SETS, DECKS, RULES
 from workbench.app.workspace import Workspace, ensure_started, option_store, session_decks
 from workbench.balance_study import is_warm, warm_up_engine
 from workbench.cards import CardSet, Deck, Finding, WorkbenchInputError, count_by_severity, readable
-from workbench.engines import SEARCH_SETTINGS, Engine
 from workbench.limits import limit
 from workbench.markup import markdown_text
-from workbench.policies import (
+from workbench.play.assembly import Engine
+from workbench.play.policies import (
     DEFAULT_EPSILON,
     MAX_SEARCH_DEPTH,
     MAX_SEARCH_ROLLOUTS,
     ROLLOUT_POLICIES,
+    SEARCH_SETTINGS,
     policy_name,
     policy_word,
 )

@@ -23,7 +23,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter
 from workbench.cards import CardSet, Deck, Finding, Options, OptionValue, WorkbenchInputError, closest_names
 
 if TYPE_CHECKING:
-    from workbench.engines import Engine
+    from workbench.play.assembly import Engine
 
 
 def normalize_header(header: str) -> str:
@@ -237,7 +237,7 @@ def halving_search_options(
     searched: str, quote: str, rollouts: int, depth: int, evaluation: str
 ) -> tuple[RuleOption, RuleOption, RuleOption]:
     """The settings of a search that shares its budget out by successive halving and cuts its rollouts off
-    (`workbench.search_kernels`): `search_options` with the budget read as rollouts per candidate on average and
+    (`workbench.play.search`): `search_options` with the budget read as rollouts per candidate on average and
     `rollouts` its default, and `search_depth` (default `depth`), the turns a rollout plays after the searched one
     before `evaluation` (what the game's own evaluation of a position weighs, in words) scores it."""
     budget, rollout_policy = search_options(searched, quote)

@@ -18,7 +18,7 @@ import numpy as np
 
 import workbench.rulesets.blades.engine as E
 from workbench.bench import bundled_cardset_and_decks
-from workbench.policies import GREEDY
+from workbench.play.policies import GREEDY
 from workbench.rulesets.blades import RULESET as BLADES
 from workbench.simulate import compile_for
 

@@ -31,7 +31,7 @@ from workbench.engines import (
 )
 from workbench.loading import load_cardset
 from workbench.paths import REPO_ROOT, bundled_decks, bundled_sets
-from workbench.policies import GREEDY, RANDOM, SEARCH
+from workbench.play.policies import GREEDY, RANDOM, SEARCH
 from workbench.rulesets.blades import RULESET
 from workbench.rulesets.blades import engine as E
 from workbench.run_settings import RunSettings

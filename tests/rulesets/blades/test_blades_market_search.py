@@ -13,7 +13,7 @@ import numpy as np
 from workbench.cards import CardSet, OptionValue
 from workbench.loading import load_cardset
 from workbench.paths import bundled_sets
-from workbench.policies import policy_word
+from workbench.play.policies import policy_word
 from workbench.rulesets.blades import RULESET as BLADES
 from workbench.rulesets.blades import market as M
 from workbench.rulesets.blades.market_policy import (

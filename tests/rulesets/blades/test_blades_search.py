@@ -14,10 +14,10 @@ from workbench.decklists import read_decklist
 from workbench.engines import rng_seed
 from workbench.loading import load_cardset
 from workbench.paths import bundled_decks, bundled_sets
-from workbench.policies import GREEDY, SEARCH
+from workbench.play.policies import GREEDY, SEARCH
+from workbench.play.search import WIN_POINTS, halving_rounds, rollouts_given, schedule
 from workbench.rulesets.blades import RULESET
 from workbench.rulesets.blades import engine as E
-from workbench.search_kernels import WIN_POINTS, halving_rounds, rollouts_given, schedule
 
 SAMPLE = load_cardset(bundled_sets("blades")[0], RULESET)
 DECKS = {path.stem: read_decklist(path, SAMPLE) for path in bundled_decks("blades")}
@@ -244,7 +244,7 @@ def test_search_reads_what_it_can_see() -> None:
 
 
 def test_search_spends_each_decisions_budget_by_successive_halving() -> None:
-    """The rollouts each candidate was given are successive halving's schedule (`search_kernels.schedule`): each
+    """The rollouts each candidate was given are successive halving's schedule (`play.search.schedule`): each
     round's survivors the round's share, the worse half dropped, the chosen one through every round."""
     comp = compiled(players=3, search_rollouts=4)
     table = _midgame(comp)

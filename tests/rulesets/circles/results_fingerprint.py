@@ -18,7 +18,7 @@ import sys
 import numpy as np
 
 from workbench.bench import bundled_cardset_and_decks
-from workbench.policies import policy_word
+from workbench.play.policies import policy_word
 from workbench.rulesets import get_ruleset
 from workbench.simulate import batch_seeds, compile_for
 

@@ -30,13 +30,13 @@ from workbench.decklists import read_decklist
 from workbench.engines import PLAYED
 from workbench.loading import load_cardset
 from workbench.paths import REPO_ROOT
-from workbench.play_loop import BATCH_WINNERS, new_batch
-from workbench.policies import GREEDY, RANDOM
+from workbench.play.loop import BATCH_WINNERS, new_batch
+from workbench.play.policies import GREEDY, RANDOM
+from workbench.play.search import schedule
 from workbench.rulesets.circles import RULESET
 from workbench.rulesets.circles import engine as E
 from workbench.rulesets.circles.abilities import ABILITIES
 from workbench.run_settings import RunSettings
-from workbench.search_kernels import schedule
 from workbench.simulate import PARALLEL_THRESHOLD, simulate, trace
 
 MakeCardSet = Callable[..., CardSet]
@@ -1019,7 +1019,7 @@ def test_a_search_side_played_from_outside_plays_greedy() -> None:
     # ability decks of legal_replay.py) played from outside with A searching and in a batch with A greedy end alike,
     # the sides' policy words and the action list aside.
     from workbench.bench import bundled_cardset_and_decks
-    from workbench.policies import POLICY_WORDS
+    from workbench.play.policies import POLICY_WORDS
     from workbench.simulate import compile_for
 
     cardset, _ = bundled_cardset_and_decks(RULESET)
@@ -1079,7 +1079,7 @@ def test_search_weighs_every_fireball_target_and_not_firing(scenario_set: CardSe
     tape, stats = searched_turn(m)
     rollouts = int(m.compiled.options[E.O_SEARCH_ROLLOUTS])
     # Three candidates share 3 x `search_rollouts` rollouts by successive halving: all three get the first round's
-    # share, the better two the second's (search_kernels.schedule); no fourth row is listed.
+    # share, the better two the second's (play.search.schedule); no fourth row is listed.
     (three, first), (two, second) = schedule(3 * rollouts, 3)
     assert (three, two) == (3, 2) and first * 3 + second * 2 == 3 * rollouts
     assert len(tape) == 1 and sorted(stats[:3]) == [first, first + second, first + second] and stats[3] == 0

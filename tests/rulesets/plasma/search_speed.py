@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from workbench.bench import bundled_cardset_and_decks
-from workbench.play_loop import BATCH_TURNS, BATCH_WINNERS, new_batch
+from workbench.play.loop import BATCH_TURNS, BATCH_WINNERS, new_batch
 from workbench.rulesets.plasma import RULESET as PLASMA
 from workbench.rulesets.plasma import engine as E
 from workbench.simulate import compile_for

@@ -22,9 +22,9 @@ from workbench.engines import (
     PLAYED,
     CompiledCards,
 )
+from workbench.play.search import DRAW_POINTS, WIN_POINTS, position_points, rollouts_given, schedule
 from workbench.rulesets.plasma import RULESET
 from workbench.rulesets.plasma import engine as E
-from workbench.search_kernels import DRAW_POINTS, WIN_POINTS, position_points, rollouts_given, schedule
 
 ROWS: list[dict[str, Any]] = [
     {"name": "Pup", "kind": "creature", "cost": 1, "power": 1, "resolve": 1},
@@ -1459,7 +1459,7 @@ def test_search_rollouts_stop_after_search_depth_turns_and_play_on_at_depth_0(
 
 
 def test_search_spends_each_decisions_budget_by_successive_halving(compiled: CompiledCards) -> None:
-    # The rollouts each candidate was given are successive halving's schedule (search_kernels.schedule) for a budget
+    # The rollouts each candidate was given are successive halving's schedule (play.search.schedule) for a budget
     # of search_rollouts x candidates, the choice is the last round's best, and `searched` counts them all.
     scenario = close_choices(compiled, HIDDEN[:3], HIDDEN[3:])
     rollouts = 4

@@ -21,7 +21,7 @@ from workbench.cards import CardSet, Deck
 from workbench.decklists import read_decklist
 from workbench.loading import load_cardset
 from workbench.paths import REPO_ROOT, bundled_decks, bundled_sets
-from workbench.policies import policy_word
+from workbench.play.policies import policy_word
 from workbench.rulesets.plasma import RULESET
 from workbench.run_settings import RunSettings
 from workbench.simulate import PARALLEL_THRESHOLD, batch_seeds, compile_for, simulate, trace

@@ -17,7 +17,7 @@ import time
 import numpy as np
 
 from workbench.bench import bundled_cardset_and_decks
-from workbench.policies import policy_word
+from workbench.play.policies import policy_word
 from workbench.rulesets.souls import RULESET as SOULS
 from workbench.simulate import batch_seeds, compile_for
 

@@ -17,8 +17,8 @@ import numpy as np
 
 import workbench.rulesets.souls.engine as E
 from workbench.bench import bundled_cardset_and_decks
-from workbench.play_loop import BATCH_TURNS, BATCH_WINNERS, new_batch
-from workbench.policies import GREEDY, SEARCH
+from workbench.play.loop import BATCH_TURNS, BATCH_WINNERS, new_batch
+from workbench.play.policies import GREEDY, SEARCH
 from workbench.rulesets.souls import RULESET as SOULS
 from workbench.simulate import compile_for
 

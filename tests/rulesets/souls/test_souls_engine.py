@@ -28,10 +28,10 @@ from workbench.decklists import read_decklist
 from workbench.engines import ATTACKED, DAMAGE_DEALT, DESTROYED, DRAWN, PLAYED, EngineInt
 from workbench.loading import load_cardset
 from workbench.paths import bundled_decks, bundled_sets
-from workbench.policies import P_CODE, SEARCH
+from workbench.play.policies import P_CODE, SEARCH
+from workbench.play.search import DRAW_POINTS, WIN_POINTS, halving_rounds, position_points, rollouts_given, schedule
 from workbench.rulesets.souls import RULESET as SOULS
 from workbench.run_settings import RunSettings
-from workbench.search_kernels import DRAW_POINTS, WIN_POINTS, halving_rounds, position_points, rollouts_given, schedule
 from workbench.simulate import BATCH_SIZE, PARALLEL_THRESHOLD, batch_seeds, compile_for, simulate
 
 MakeCardSet = Callable[..., CardSet]

@@ -26,12 +26,12 @@ from workbench.cards import CardSet, Deck, WorkbenchInputError
 from workbench.decklists import read_decklist
 from workbench.loading import load_cardset
 from workbench.paths import REPO_ROOT, bundled_decks, bundled_sets
-from workbench.play_loop import new_batch
+from workbench.play.loop import new_batch
+from workbench.play.search import DRAW_POINTS, WIN_POINTS, halving_rounds, position_points, rollouts_given, schedule
 from workbench.rulesets.source import RULESET
 from workbench.rulesets.source import engine as E
 from workbench.rulesets.source.options import SEARCH_DEPTH, SEARCH_ROLLOUTS
 from workbench.run_settings import RunSettings
-from workbench.search_kernels import DRAW_POINTS, WIN_POINTS, halving_rounds, position_points, rollouts_given, schedule
 from workbench.simulate import PARALLEL_THRESHOLD, simulate, trace
 
 ALPHA, BETA, GAMMA, DELTA = range(4)

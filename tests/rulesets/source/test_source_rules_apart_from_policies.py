@@ -240,7 +240,7 @@ POLICY_WORDS = frozenset(
         "random_played",
     }
 )
-"""The policy field, the policies' codes and `workbench.policies`' kernels: no rule names them."""
+"""The policy field, the policies' codes and `workbench.play.policies`' kernels: no rule names them."""
 
 
 def kernels(source: str) -> dict[str, ast.FunctionDef]:

@@ -84,12 +84,12 @@ Version history:
   is (G_ITEM) and goes on before the next queued effect; the tournament goes on by its stage (G_STAGE: the seat
   loop, the rest of a turn). An Action decision with no Action to use is not opened (its one row, NO_ACTION, every
   policy answered without a draw). The policies' doors the package bound into the rules are gone: tournaments are
-  played by the loop written once in `workbench.play_loop` (`play_out`: the deciding seat's `decide`, then
+  played by the loop written once in `workbench.play.loop` (`play_out`: the deciding seat's `decide`, then
   `apply`) in batches, traces, the whole game's tournaments and the search's rollouts. Greedy, random, epsilon and
   search play exactly as before (results_fingerprint.py's ten digests, the market fingerprints, the golden trace).
 - 1.4, engine 4 (checks unchanged, so the ruleset version stays; greedy and random bit-identical: golden trace and
   results_fingerprint.py's nine greedy and random digests unchanged): the tournament `search` spends each decision's
-  budget by successive halving (`workbench.search_kernels`, issue 33) instead of the same count for every candidate,
+  budget by successive halving (`workbench.play.search`, issue 33) instead of the same count for every candidate,
   deals each sampled world once for all the candidates of a round, no longer plays greedy's own single as a
   candidate beside greedy's turn (the same play), and scores a rollout by VP and then the RP lead. New default
   `search_rollouts=4` (rollouts a candidate on average, was 16 each) and a new option `search_depth` (a cut-off

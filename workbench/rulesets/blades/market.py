@@ -52,8 +52,9 @@ from typing import Any, Protocol
 import numpy as np
 
 from workbench.cards import CardSet, Finding, OptionValue, WorkbenchInputError
-from workbench.engines import CompiledCards, IntArray, global_trace, rng_seed
-from workbench.policies import GREEDY, RANDOM, SEARCH
+from workbench.engines import CompiledCards, IntArray, rng_seed
+from workbench.play.assembly import global_trace
+from workbench.play.policies import GREEDY, RANDOM, SEARCH
 from workbench.rulesets.blades.cards import BladesCard
 from workbench.rulesets.blades.engine import layout as engine_layout
 from workbench.rulesets.blades.engine import policies as engine_policies
@@ -95,7 +96,7 @@ DECK_LIMITS = {engine_layout.K_SINGLE: 8, engine_layout.K_DECK_BOX: 1, engine_la
 SEATS = engine_python_side.SEATS
 ENGINE_POLICIES = (GREEDY, RANDOM, SEARCH)
 """The tournament engine's policy word for a seat's policy index (`market_policy.MARKET_POLICIES`: greedy, random,
-search; `workbench.policies`' codes, which are those policies' words): a seat plays its tournaments by the engine's
+search; `workbench.play.policies`' codes, which are those policies' words): a seat plays its tournaments by the engine's
 policy of the same name."""
 DUEL_MARKERS = 6
 """Sell markers each seat has in Duel Mode ("each player has 6 Sell Markers to use in this mode")."""

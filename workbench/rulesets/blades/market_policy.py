@@ -39,7 +39,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from workbench.engines import CompiledCards
-from workbench.policies import GREEDY, RANDOM
+from workbench.play.policies import GREEDY, RANDOM
 from workbench.rulesets.blades import appraisal_kernels as AK
 from workbench.rulesets.blades import engine as tournament
 from workbench.rulesets.blades.engine.layout import K_SINGLE, T_SYMBOLS

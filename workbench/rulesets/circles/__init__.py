@@ -52,7 +52,7 @@ Version history:
   resource plays copied in by LLVM (`llvm_inline_kernel`): the search line's cold compile an eighth shorter (with
   the run's own warm-up), greedy's 4%; the same results and speed, so the version stays.
 - 1.0, engine 3: the search spends a decision's budget (`search_rollouts` per candidate) by successive halving
-  (`workbench/search_kernels.py`): rounds in which every candidate still in gets the same rollouts in the same
+  (`workbench/play/search.py`): rounds in which every candidate still in gets the same rollouts in the same
   sampled worlds and the better half goes on, a tie keeping greedy's row. Search results change, so the engine
   version does; greedy and random play exactly as before (golden trace and both digests unchanged).
 """

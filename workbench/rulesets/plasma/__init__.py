@@ -124,7 +124,7 @@ Version history:
   (the same results digests). Matches under default options differ from
   1.3's: both golden traces re-recorded.
 - 1.4, engine 5: the search at engine speed (issue 33, item 2), on souls'
-  template and the shared kernels of `workbench.search_kernels`. A
+  template and the shared kernels of `workbench.play.search`. A
   decision's budget, `search_rollouts` x candidates (default 2, from 16 each),
   is spent by successive halving over ceil(log2 candidates) rounds, the worse
   half dropped after each; greedy's choice is candidate 0 and keeps a tie. A
@@ -140,7 +140,7 @@ Version history:
   Greedy and random play exactly as before (the results digests of
   `tests/rulesets/plasma/results_fingerprint.py` unchanged); both golden
   traces changed in their header only. Its round loop is
-  `search_kernels.halving_search`, written once for every engine.
+  `play.search.halving_search`, written once for every engine.
 - 1.4, engine 6: the rules stop at each decision and return (issue 31,
   the play layer). `rules.advance` plays the match on from where it stands
   (the opening hands and mulligans, each turn's start, the opponent's
@@ -148,7 +148,7 @@ Version history:
   decision is open; the contract's `apply` takes a listed action and calls
   it. No rule calls a policy: the doors the package bound into the rules
   are gone, and a match is played by the loop written once in
-  `workbench.play_loop` (`play_out`: the deciding side's policy, `decide`,
+  `workbench.play.loop` (`play_out`: the deciding side's policy, `decide`,
   then `apply`), in batches, traces and the search's rollouts alike; a
   test plays whole matches from outside through `legal_actions` and
   `apply` and gets the batch's. Greedy, random, and search against greedy

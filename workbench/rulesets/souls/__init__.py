@@ -71,7 +71,7 @@ Version history:
   host's do), for "Direct attacks always deal 1 damage (-1 shield point)
   unless otherwise specified"; direct attacks otherwise deal 1 as before.
 - 1.6, engine 6: the search spends its rollouts by successive halving
-  (`workbench.search_kernels`: a step's budget, `search_rollouts` x candidates,
+  (`workbench.play.search`: a step's budget, `search_rollouts` x candidates,
   over ceil(log2 candidates) rounds, the worse half dropped after each), cuts
   a rollout off after `search_depth` turns (a new setting) and scores the
   position by the game's own evaluation (shields, monsters in play, hand,
@@ -90,7 +90,7 @@ Version history:
   other side's (or ends the match as a draw at its last turn, G_LAST_TURN).
   No rule calls a policy: the door the package bound into the rules
   (`take_turn`) is gone, and a match is played by the loop written once in
-  `workbench.play_loop` (`play_out`: the deciding side's `decide`, then
+  `workbench.play.loop` (`play_out`: the deciding side's `decide`, then
   `apply`), in batches, traces and the search's rollouts alike (a rollout's
   cut-off is its copy's last turn, lowered). Greedy works its turn out one
   row per decision (where it is up to: the policies' turn words), and a

@@ -54,7 +54,7 @@ open a decision in the state (G_DECISION, G_ACTOR, D_*) and return. `legal_actio
 the deciding seat's policy chooses one (`decide`: greedy, random, search or epsilon-greedy, section Policies) and
 `apply(g, st, row)` takes it and plays the rules on to the next decision (`advance`: what waits is resolved, an
 effect the decision interrupted first, G_ITEM, then the queue; then the tournament goes on by its stage, G_STAGE).
-So a tournament is played by `workbench.play_loop.play_out` and can be stepped from outside; no rule reads or asks a
+So a tournament is played by `workbench.play.loop.play_out` and can be stepped from outside; no rule reads or asks a
 seat's policy. An Action decision with no Action to use is not opened (it has one row, NO_ACTION, and no choice).
 
 The per-match result for the two-sided runner is option `match_result`
@@ -78,7 +78,7 @@ The package, one module per part, each importing only the ones before it:
   text, `ENGINE`.
 
 layout <- rules <- policies <- search <- python_side: the rules stop at each decision and return, and a tournament
-is played by `workbench.play_loop.play_out` (the batch kernels, the whole game's tournaments and the search's
+is played by `workbench.play.loop.play_out` (the batch kernels, the whole game's tournaments and the search's
 rollouts), so no call goes the other way. The package answers to every public name of its modules (`__getattr__`),
 as the single module did, so no caller changed; a test that wraps a kernel in an uncompiled run replaces it in every
 module that calls it (`replace_everywhere`).
@@ -90,7 +90,7 @@ import sys
 from types import ModuleType
 from typing import Any
 
-from workbench.engines import names_of_modules, replace_in_modules
+from workbench.play.assembly import names_of_modules, replace_in_modules
 from workbench.rulesets.blades.engine import layout, policies, python_side, rules, search
 
 MODULES: tuple[ModuleType, ...] = (layout, rules, policies, search, python_side)

@@ -15,7 +15,7 @@ import numpy as np
 
 from workbench.engines import COUNTER_COLUMNS, EVENT_WIDTH, MAX_TRACE_EVENTS, EngineInt, IntArray, inline_kernel
 from workbench.limits import LIMITS
-from workbench.policies import POLICY_WORDS
+from workbench.play.policies import POLICY_WORDS
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -175,7 +175,7 @@ metagame card, which only scores."""
 
 # ---- per-player fields ----------------------------------------------------------------------------------------------
 S_RP, S_HAND, S_USED, S_NEXT_TOKENS, S_POLICY = range(5)
-"""S_POLICY .. S_POLICY + POLICY_WORDS - 1: the seat's policy block (`workbench.policies`: code, parameter, own
+"""S_POLICY .. S_POLICY + POLICY_WORDS - 1: the seat's policy block (`workbench.play.policies`: code, parameter, own
 generator; `policy_of`)."""
 S_DECKSIDE, S_VP, S_PLACE, S_PLAYED, S_PASSED, S_SLOTS, S_TOP, S_REACTS, S_CARDS = range(
     S_POLICY + POLICY_WORDS, S_POLICY + POLICY_WORDS + 9
@@ -287,7 +287,7 @@ SR_POINTS = np.int64(SR_CAND + MAX_CANDIDATES)
 SR_TRIED = np.int64(SR_POINTS + MAX_CANDIDATES)
 """Rollouts each candidate of the last decision was given (successive halving gives the ones dropped early fewer)."""
 SR_ORDER = np.int64(SR_TRIED + MAX_CANDIDATES)
-"""The candidates still in, best first once ranked (successive halving's list, `search_kernels.halving_keep`)."""
+"""The candidates still in, best first once ranked (successive halving's list, `play.search.halving_keep`)."""
 SR_WANTED = int(SR_ORDER + MAX_CANDIDATES)
 """The single the search chose for its seat's turn (-1: greedy's), played at the seat's single decision."""
 SR_TURN = SR_WANTED + 1
@@ -425,7 +425,7 @@ one pointer for it, and every field has a shape known when compiling. The fields
   them, and the Python side adds them into the set's counters after it. A search's rollouts count into their own
   records' counters, which nobody reads.
 - `events`: the trace, `ecount[0]` rows (turn, player, code, card, other, amount) with the batch's card ids
-  (`python_side` maps them to the set's before anything reads them: `workbench.engines.global_trace`, by
+  (`python_side` maps them to the set's before anything reads them: `workbench.play.assembly.global_trace`, by
   EV_CARD_IS_NOT_CARD and EV_OTHER_IS_CARD).
 
 Every card id in the record is the batch's (`GAME_DTYPE`); the store, counters and trace, whose lengths a card set
@@ -433,8 +433,8 @@ or a trace would set, sit in it at fixed lengths (MAX_STORE, MAX_LOCAL, MAX_TRAC
 compilation, serves every set, batch and trace. Untouched, they cost no memory (a zeroed record's pages are not
 touched), and `clone` copies none of the counters and trace."""
 
-# Policy codes: `workbench.policies` (GREEDY, RANDOM, SEARCH, EPSILON_GREEDY, by index in `ENGINE.policies`). A seat's
-# policy block (`policy_of`) is read by the policies alone (`decide`, through `choose`, `choose_turn_action` and
+# Policy codes: `workbench.play.policies` (GREEDY, RANDOM, SEARCH, EPSILON_GREEDY, by index in `ENGINE.policies`). A
+# seat's policy block (`policy_of`) is read by the policies alone (`decide`, through `choose`, `choose_turn_action` and
 # `choose_single`), never by a rule. A `search` seat's choices are greedy's (clash targets, reactions, Scurry,
 # Actions) but for the single of its turn; an `epsilon` seat's are random's with probability epsilon at each decision,
 # else greedy's.
@@ -485,5 +485,6 @@ EV_CARD_IS_NOT_CARD = (EV_PLACE,)
 
 @inline_kernel
 def policy_of(st: Any, p: EngineInt) -> IntArray:
-    """Seat p's policy block (`workbench.policies`: code, parameter, own generator), a view of its S_POLICY words."""
+    """Seat p's policy block (`workbench.play.policies`: code, parameter, own generator), a view of its S_POLICY
+    words."""
     return st.side[p, S_POLICY : S_POLICY + POLICY_WORDS]

@@ -1,7 +1,7 @@
 """The Millennium Blades policies: greedy's estimates and choice per decision kind, random's choice, a `search`
 seat's single (`search_single`: the one `search_decision` chose for the turn), the open decision's choice by the
 deciding seat's policy (`decide`), and the tournament played by the play layer's loop
-(`workbench.play_loop.play_out`: `play_tournament`, the greedy, random and epsilon batch `play_matches`, and
+(`workbench.play.loop.play_out`: `play_tournament`, the greedy, random and epsilon batch `play_matches`, and
 `settle`, what a scenario test plays after calling one rule).
 
 Imports `layout` and `rules` (greedy weighs an Action with the rules' own readers and listers; the loop plays the
@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 
 from workbench.engines import EngineInt, IntArray, inline_kernel, lowest_set_bit, rng_below, rules_kernel
-from workbench.play_loop import NO_CONTEXT, batch_loop, play_out
-from workbench.policies import GREEDY, P_CODE, SEARCH, plays_random, random_played
+from workbench.play.loop import NO_CONTEXT, batch_loop, play_out
+from workbench.play.policies import GREEDY, P_CODE, SEARCH, plays_random, random_played
 from workbench.rulesets.blades.engine.layout import (
     A_AMOUNT,
     A_ARG,
@@ -115,7 +115,7 @@ from workbench.rulesets.blades.engine.rules import (
 # `decide` hands the open decision to the deciding seat's policy (its block, `policy_of`: read here alone) through
 # `choose` (and, for the turn's own decisions, `choose_turn_action` and `choose_single`). A policy may read the
 # whole state and keep its own words (the search: st.search; epsilon-greedy: its block's generator); it returns one
-# of the listed actions. A new policy is a policy code (`workbench.policies`; its name in `ENGINE.policies`), a
+# of the listed actions. A new policy is a policy code (`workbench.play.policies`; its name in `ENGINE.policies`), a
 # function per decision kind it plays differently, and a branch in `choose`: no rule changes.
 # Random's branch in each door is entered through `plays_random` and its choice handed to `random_played`: an
 # exploring `epsilon` seat's random choice draws from its own generator, never the tournament's, and nothing but
@@ -503,7 +503,7 @@ def choose(g: Any, st: Any, out: IntArray, n: EngineInt) -> EngineInt:
 def decide(g: Any, st: Any, _context: Any) -> EngineInt:
     """The choice of the seat whose decision is open (G_ACTOR) by its policy, among its rows (the list the rules kept
     as they opened it: st.actions[:G_LISTED], what `legal_actions` lists). Takes a context it does not read, as
-    `workbench.play_loop.play_out` passes one (a `search` seat's own turn: `search.decide_searched`)."""
+    `workbench.play.loop.play_out` passes one (a `search` seat's own turn: `search.decide_searched`)."""
     n = st.game[G_LISTED]
     decision = st.game[G_DECISION]
     if decision == D_SINGLE:
@@ -530,14 +530,14 @@ def play_tournament(g: Any, st: Any) -> None:
 
 @inline_kernel
 def play_started(g: Any, st: Any, _context: Any) -> None:
-    """`play_loop.batch_loop`'s play of a batch's tournament, set up: `play_tournament`."""
+    """`play.loop.batch_loop`'s play of a batch's tournament, set up: `play_tournament`."""
     play_tournament(g, st)
 
 
 @rules_kernel
 def play_matches(g: Any, st: Any, batch: Any) -> None:
-    """A batch (`play_loop.new_batch`, then the tournament's own places, BATCH_STORE ...) of greedy, random and
-    epsilon-greedy seats (`play_loop.batch_loop`, each tournament played by `play_tournament`; a search seat's batch:
+    """A batch (`play.loop.new_batch`, then the tournament's own places, BATCH_STORE ...) of greedy, random and
+    epsilon-greedy seats (`play.loop.batch_loop`, each tournament played by `play_tournament`; a search seat's batch:
     `search.play_searched_matches`)."""
     batch_loop(g, st, batch, NO_CONTEXT, start_batch_tournament, play_started, finish_batch_tournament)
 

@@ -1,5 +1,5 @@
 """The Millennium Blades engine's Python side: compiling cards (`compile_cards`, `option_array`), a batch's own cards
-(`batch_cards`, `game_data`: the game data record; `workbench.engines.pairing_counters` and `pairing_trace` map
+(`batch_cards`, `game_data`: the game data record; `workbench.play.assembly.pairing_counters` and `pairing_trace` map
 the counters and the trace back to the set's card ids), state records (`new_state`, `search_state`), batches
 (`run_batch`, `play_batch`, `play_traced`, `play_batch_detailed`), trace text (`describe_event`) and the `ENGINE`
 record.
@@ -18,19 +18,11 @@ from typing import Any
 import numpy as np
 
 from workbench.cards import CardSet, Finding, OptionValue, WorkbenchInputError
-from workbench.engines import (
-    MAX_TRACE_EVENTS,
-    BatchRun,
-    CompiledCards,
-    Engine,
-    IntArray,
-    batch_and_trace,
-    pairing_counters,
-    pairing_trace,
-)
+from workbench.engines import MAX_TRACE_EVENTS, CompiledCards, IntArray
 from workbench.limits import over_limit
-from workbench.play_loop import BATCH_TURNS, BATCH_WINNERS, new_batch
-from workbench.policies import POLICY_NAMES, SEARCH, policy_code
+from workbench.play.assembly import BatchRun, Engine, batch_and_trace, pairing_counters, pairing_trace
+from workbench.play.loop import BATCH_TURNS, BATCH_WINNERS, new_batch
+from workbench.play.policies import POLICY_NAMES, SEARCH, policy_code
 from workbench.rulesets.blades.cards import BladesCard
 from workbench.rulesets.blades.costs import check_effects as effect_findings
 from workbench.rulesets.blades.effects import EffectAction, parse_effects

@@ -5,7 +5,7 @@ steps (`advance`), with the contract's four functions: `legal_actions(g, st, out
 and effect tables), the match state `st` one STATE_DTYPE record with its counters and trace inside (layout.py).
 
 Imports only `layout`: no rule reads which policy a seat plays, and no rule asks one. The rules stop at each
-decision and return (`advance`); the play loop above them (`workbench.play_loop.play_out`, in `policies` and
+decision and return (`advance`); the play loop above them (`workbench.play.loop.play_out`, in `policies` and
 `search`) asks the deciding seat's policy and hands its answer to `apply`.
 """
 
@@ -35,8 +35,8 @@ from workbench.engines import (
     rules_kernel,
     shuffle_in_place,
 )
-from workbench.play_loop import BATCH_TURNS, BATCH_WINNERS, batch_match
-from workbench.policies import start_policy
+from workbench.play.loop import BATCH_TURNS, BATCH_WINNERS, batch_match
+from workbench.play.policies import start_policy
 from workbench.rulesets.blades.engine.layout import (
     A_AMOUNT,
     A_ARG,
@@ -1710,13 +1710,13 @@ def record_tournament(
 
 
 BATCH_STORE, BATCH_VP_A, BATCH_PLACE_A, BATCH_RP_A, BATCH_META = range(BATCH_TURNS + 1, BATCH_TURNS + 6)
-"""A tournament batch's own places after the play layer's (`play_loop.new_batch`): the store's cards (at most
+"""A tournament batch's own places after the play layer's (`play.loop.new_batch`): the store's cards (at most
 MAX_STORE), the columns of seat A's VP, place and RP (int64), and the metagame's cards."""
 
 
 @inline_kernel
 def start_batch_tournament(g: Any, st: Any, batch: Any, m: EngineInt) -> None:
-    """Tournament m of a batch (`play_loop.batch_loop`) set up on the record every tournament reuses: its store dealt
+    """Tournament m of a batch (`play.loop.batch_loop`) set up on the record every tournament reuses: its store dealt
     from the batch's (BATCH_STORE), its counters begun, its seats (`setup_tournament`)."""
     deck_a, deck_b, seed, first, policy_a, policy_b = batch_match(batch, m)
     store = batch[BATCH_STORE]

@@ -20,8 +20,9 @@ from workbench.engines import (
     rules_kernel,
     shuffle_in_place,
 )
-from workbench.play_loop import BATCH_SEEDS, NO_CONTEXT, batch_loop, play_out
-from workbench.policies import SEARCH, search_depth_of, search_rollout_policy_of, search_rollouts_of
+from workbench.play.loop import BATCH_SEEDS, NO_CONTEXT, batch_loop, play_out
+from workbench.play.policies import SEARCH, search_depth_of, search_rollout_policy_of, search_rollouts_of
+from workbench.play.search import WIN_POINTS, halving_search, position_points
 from workbench.rulesets.blades.engine.layout import (
     D_ACTION_BEFORE,
     D_NONE,
@@ -75,7 +76,6 @@ from workbench.rulesets.blades.engine.rules import (
     start_batch_tournament,
     take,
 )
-from workbench.search_kernels import WIN_POINTS, halving_search, position_points
 
 # =====================================================================================================================
 # The search policy: determinized Monte Carlo over the single a `search` seat plays on its turn, its rollouts shared
@@ -84,7 +84,7 @@ from workbench.search_kernels import WIN_POINTS, halving_search, position_points
 # On its own turn a `search` seat's candidates are greedy's whole turn (number 0: it keeps a tie) and each other
 # distinct single in its hand (greedy's own single would repeat greedy's turn), played with greedy's Actions, Scurry
 # position, targets and reactions. The decision's budget, `search_rollouts` times its candidates, is spent by
-# successive halving (`workbench.search_kernels`): ceil(log2 m) rounds, in each every surviving candidate gets the
+# successive halving (`workbench.play.search`): ceil(log2 m) rounds, in each every surviving candidate gets the
 # same number of rollouts and the worse half is dropped. A sampled world: the state record cloned into the world
 # record, what the seat cannot see dealt anew there (`determinize`'s deal, once per world for every candidate of a
 # round; `rollout_world`). A rollout: the world cloned into the rollout's work record (both copies `clone_in_play`:
@@ -347,6 +347,6 @@ def play_searched_tournament(
 
 @rules_kernel
 def play_searched_matches(g: Any, st: Any, batch: Any, sim: Any, world: Any) -> None:
-    """`policies.play_matches` when a seat plays `search` (`play_loop.batch_loop`, each tournament set up by
+    """`policies.play_matches` when a seat plays `search` (`play.loop.batch_loop`, each tournament set up by
     `start_searched_tournament` and played by `play_searched_on`; `sim` and `world`: the search's work records)."""
     batch_loop(g, st, batch, (sim, world), start_searched_tournament, play_searched_on, finish_batch_tournament)

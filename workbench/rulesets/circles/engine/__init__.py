@@ -57,7 +57,7 @@ import sys
 from types import ModuleType
 from typing import Any
 
-from workbench.engines import names_of_modules, replace_in_modules
+from workbench.play.assembly import names_of_modules, replace_in_modules
 from workbench.rulesets.circles.engine import greedy, layout, python_side, rules, search
 
 MODULES: tuple[ModuleType, ...] = (layout, rules, greedy, search, python_side)

@@ -22,8 +22,8 @@ from workbench.engines import (
     rng_below,
     rules_kernel,
 )
-from workbench.play_loop import BATCH_TURNS, BATCH_WINNERS, NO_CONTEXT, batch_loop, batch_match, play_until
-from workbench.policies import GREEDY, plays_random, random_played
+from workbench.play.loop import BATCH_TURNS, BATCH_WINNERS, NO_CONTEXT, batch_loop, batch_match, play_until
+from workbench.play.policies import GREEDY, plays_random, random_played
 from workbench.rulesets.circles.engine.layout import (
     A_ACTIVATION,
     A_NUMBER,
@@ -833,7 +833,7 @@ def decide(R: IntArray, S: IntArray, _context: Any) -> EngineInt:
 def play_stages(R: IntArray, S: IntArray, until: EngineInt) -> None:
     """The match played on from game[G_STAGE] until the stage `until` is next or the match is over, each decision the
     rules stop at answered by its side's policy (`answer`) and taken (`rules.take_answer`): the play layer's loop
-    (`workbench.play_loop.play_until`)."""
+    (`workbench.play.loop.play_until`)."""
     play_until(R, S, NO_CONTEXT, answer, take_answer, advance, no_decision_open, until)
 
 
@@ -847,11 +847,11 @@ def play_match(R: IntArray, S: IntArray, first: EngineInt) -> None:
 
 @rules_kernel
 def play_matches(R: IntArray, S: IntArray, batch: Any) -> None:
-    """Play a batch (`play_loop.new_batch`: one match per seed with the same decks and policies, greedy, random or
+    """Play a batch (`play.loop.new_batch`: one match per seed with the same decks and policies, greedy, random or
     epsilon-greedy) in the one state buffer, reused across the batch; a batch where a side plays `search` goes to
     `search.play_searched_matches`.
 
-    The loop is the play layer's (`play_loop.batch_loop`), each match set up by `start_batch_match` and played by
+    The loop is the play layer's (`play.loop.batch_loop`), each match set up by `start_batch_match` and played by
     `play_batch_match`. Every once-a-turn phase is copied into it: setup, the turn's stages and the decisions' loop
     (`play_stages`, `rules.advance`) by Numba (`inline_kernel`), the ready step and the rest of the turn by LLVM
     (`llvm_inline_kernel`), so a turn makes few calls, and the loop runs without reference counting. The search's
@@ -865,7 +865,7 @@ def play_matches(R: IntArray, S: IntArray, batch: Any) -> None:
 
 @inline_kernel
 def start_batch_match(R: IntArray, S: IntArray, batch: Any, m: EngineInt) -> None:
-    """Match m of a batch (`play_loop.batch_loop`) dealt in the one state buffer (`start_match`), its turns to begin
+    """Match m of a batch (`play.loop.batch_loop`) dealt in the one state buffer (`start_match`), its turns to begin
     with its first side's (`begin_turns`)."""
     deck_a, deck_b, seed, first, policy_a, policy_b = batch_match(batch, m)
     start_match(R, S, deck_a, deck_b, policy_a, policy_b, seed, m)

@@ -19,7 +19,7 @@ from numba.extending import intrinsic
 from numba.np.arrayobj import make_array, populate_array
 
 from workbench.engines import COUNTER_COLUMNS, EVENT_WIDTH, EngineInt, IntArray, inline_kernel, rules_kernel
-from workbench.policies import POLICY_WORDS
+from workbench.play.policies import POLICY_WORDS
 from workbench.rulesets.circles.abilities import ABILITIES, ABILITY_INDEX
 
 STARTING_LIFE = 2
@@ -94,7 +94,7 @@ DECK, HAND, DISCARD, BOARD = range(4)
 S_LIFE, S_DECK_N, S_DECK_TOP, S_HAND_N, S_DISCARD_N, S_BOARD_N = range(6)
 S_READY = 6  # + colour: ready resources of red, blue, green
 S_TOTAL = 9  # + colour: resources in play of red, blue, green
-S_POLICY = 12  # the side's policy block (`workbench.policies`: code, parameter, own generator)
+S_POLICY = 12  # the side's policy block (`workbench.play.policies`: code, parameter, own generator)
 SIDE_COLUMNS = S_POLICY + POLICY_WORDS
 # Lane columns.
 L_DAMAGE, L_ASLEEP, L_AVOIDING, L_BOOSTED, L_USED, L_MODE, L_TARGET, L_ATTACK_BONUS, L_HEALTH_BONUS = range(9)
@@ -203,7 +203,7 @@ C_ROLLOUT_POLICY = 12  # the policy both sides play in a rollout once the tape i
 C_SEARCHED = 13  # decisions searched in the whole batch (for the figures of docs/rulesets/circles.md)
 C_TAPE = 14  # the decisions of the turn so far, in the order they were asked
 TAPE_MAX = 256
-C_STATS = C_TAPE + TAPE_MAX  # per listed row of the decision searched: rollouts, then points (search_kernels' scale)
+C_STATS = C_TAPE + TAPE_MAX  # per listed row of the decision searched: rollouts, then points (play.search' scale)
 MAX_CHOICES = 64
 """A decision with more listed actions than this is left to greedy (a hand of 63 payable characters)."""
 C_DISTINCT = C_STATS + 2 * MAX_CHOICES  # per listed action of the decision being searched: 1 if no earlier one is alike
@@ -211,11 +211,11 @@ C_CAND = C_DISTINCT + MAX_CHOICES
 """Successive halving's candidates (`search_decision`), by candidate number: the listed row each stands for, greedy's
 row first (number 0, so a tie keeps it), then every other distinct row in listed order."""
 C_POINTS = C_CAND + MAX_CHOICES
-"""Points per candidate, summed over its rollouts (`search_kernels.WIN_POINTS` a win, `DRAW_POINTS` a draw)."""
+"""Points per candidate, summed over its rollouts (`play.search.WIN_POINTS` a win, `DRAW_POINTS` a draw)."""
 C_TRIED = C_POINTS + MAX_CHOICES
 """Rollouts per candidate (a candidate dropped early was given fewer)."""
 C_ORDER = C_TRIED + MAX_CHOICES
-"""The candidates still in, best first once ranked (`search_kernels.halving_keep`)."""
+"""The candidates still in, best first once ranked (`play.search.halving_keep`)."""
 SEARCH_SIZE = C_ORDER + MAX_CHOICES
 SEARCH_SEED = 0x5EA2C4
 """Mixed into a match's seed for the search's own generator, so the search never draws the match's dice."""
@@ -346,7 +346,7 @@ def side_of(S: IntArray) -> IntArray:
 
 @inline_kernel
 def policy_of(S: IntArray, s: EngineInt) -> IntArray:
-    """Side s's policy block (`workbench.policies`)."""
+    """Side s's policy block (`workbench.play.policies`)."""
     return view_of(S, SIDE_AT + s * SIDE_COLUMNS + S_POLICY, (_POLICY_WORDS,))
 
 

@@ -19,17 +19,15 @@ from workbench.engines import (
     COUNTER_COLUMNS,
     EVENT_WIDTH,
     MAX_TRACE_EVENTS,
-    BatchRun,
     CompiledCards,
-    Engine,
     EngineInt,
     IntArray,
-    batch_and_trace,
     published_counters,
     rng_seed,
 )
-from workbench.play_loop import BATCH_TURNS, BATCH_WINNERS, new_batch
-from workbench.policies import GREEDY, POLICY_NAMES, SEARCH, policy_code
+from workbench.play.assembly import BatchRun, Engine, batch_and_trace
+from workbench.play.loop import BATCH_TURNS, BATCH_WINNERS, new_batch
+from workbench.play.policies import GREEDY, POLICY_NAMES, SEARCH, policy_code
 from workbench.rulesets.circles.abilities import ABILITIES, ABILITY_INDEX, COLOURS, find_ability
 from workbench.rulesets.circles.cards import Character, Resource
 from workbench.rulesets.circles.costs import resource_colour

@@ -36,7 +36,7 @@ from workbench.engines import (
     rules_kernel,
     shuffle_in_place,
 )
-from workbench.policies import start_policy
+from workbench.play.policies import start_policy
 from workbench.rulesets.circles.engine.layout import (
     A_ACTIVATION,
     A_COLOUR,

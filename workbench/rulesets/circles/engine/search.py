@@ -12,8 +12,9 @@ from typing import Any
 import numpy as np
 
 from workbench.engines import EngineInt, IntArray, inline_kernel, rng_seed, rules_kernel
-from workbench.play_loop import BATCH_SEEDS, NO_CONTEXT, batch_loop, play_until
-from workbench.policies import SEARCH, search_rollout_policy_of, search_rollouts_of
+from workbench.play.loop import BATCH_SEEDS, NO_CONTEXT, batch_loop, play_until
+from workbench.play.policies import SEARCH, search_rollout_policy_of, search_rollouts_of
+from workbench.play.search import DRAW_POINTS, WIN_POINTS, halving_search
 from workbench.rulesets.circles.engine.greedy import (
     choose,
     choose_hand,
@@ -90,7 +91,6 @@ from workbench.rulesets.circles.engine.rules import (
     take_answer,
     turn_cap_reached,
 )
-from workbench.search_kernels import DRAW_POINTS, WIN_POINTS, halving_search
 
 # ---------------------------------------------------------------------------------------------------------------
 # The search policy: determinized Monte Carlo over each decision of its own turn
@@ -290,7 +290,7 @@ def search_decision(
     n: EngineInt,
     default: EngineInt,
 ) -> EngineInt:
-    """The listed row among n that successive halving finds best (`workbench.search_kernels`): its candidates are
+    """The listed row among n that successive halving finds best (`workbench.play.search`): its candidates are
     greedy's row (`default`, candidate 0, so a tie keeps it) and every other distinct listed row (C_DISTINCT: a row
     alike an earlier one is not weighed again); its budget, `search_rollouts` rollouts per candidate (the side's own
     `search:R` in its place: `search_rollouts_of`), is spent in ceil(log2 candidates) rounds, each giving every
@@ -371,7 +371,7 @@ def play_searched_matches(
     scratch: IntArray,
 ) -> None:
     """`play_matches` when a side plays `search`, with the turn's snapshot, its copy with the unseen cards sorted, a
-    round's sampled world and the rollouts' buffer: the play layer's loop (`play_loop.batch_loop`), each match set up
+    round's sampled world and the rollouts' buffer: the play layer's loop (`play.loop.batch_loop`), each match set up
     by `start_searched_match` and played by `play_searched_match`.
 
     The search's match loop, its turns, its decisions and its rollouts are copied into this one kernel (one call

@@ -50,7 +50,7 @@ The package, one module per part, each importing only the ones before it:
   which plays the match on until a decision is open and returns. No rule asks a policy.
 - `greedy`: greedy's worth of cards, abilities and Instants on the board, a `choose_*` per decision kind (greedy's
   rule of thumb, random, epsilon-greedy), `decide` (the choice of the side whose decision is open), and the match
-  played by the play layer's loop (`workbench.play_loop.play_out`: `play_on`, the greedy and random batch
+  played by the play layer's loop (`workbench.play.loop.play_out`: `play_on`, the greedy and random batch
   `play_matches`, and the phases the rule tests play alone).
 - `search`: the search policy (determinized rollouts of its own plays and attacks, each played on by `play_on`),
   `decide_searched` and its batch loop.
@@ -68,7 +68,7 @@ import sys
 from types import ModuleType
 from typing import Any
 
-from workbench.engines import names_of_modules, replace_in_modules
+from workbench.play.assembly import names_of_modules, replace_in_modules
 from workbench.rulesets.plasma.engine import greedy, layout, python_side, rules, search
 
 MODULES: tuple[ModuleType, ...] = (layout, rules, greedy, search, python_side)

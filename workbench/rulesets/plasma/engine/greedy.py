@@ -1,8 +1,8 @@
 """The plasma policies and the match played by them: greedy's worth of a card, an ability or an Instant on the board
 (`spell_value`, `ability_value`, `combat_instant_value`, `play_value_of_card` for the card table), a `choose_*` per
 decision kind, each answering by the side's policy (greedy's rule of thumb, random, epsilon-greedy through
-`workbench.policies`) among the actions `legal_actions` lists, `decide` (the choice of the side whose decision is
-open), and the match played by the play layer's loop (`workbench.play_loop.play_out`): `play_on`, the batch
+`workbench.play.policies`) among the actions `legal_actions` lists, `decide` (the choice of the side whose decision is
+open), and the match played by the play layer's loop (`workbench.play.loop.play_out`): `play_on`, the batch
 `play_matches`, and the phases and attacks the rule tests play alone.
 
 Imports `layout` and `rules` (the listers it answers from, the board it reads, `apply` and `advance`).
@@ -25,8 +25,8 @@ from workbench.engines import (
     rng_below,
     rules_kernel,
 )
-from workbench.play_loop import NO_CONTEXT, batch_loop, batch_match, play_out, play_until, record_result
-from workbench.policies import plays_random, random_played
+from workbench.play.loop import NO_CONTEXT, batch_loop, batch_match, play_out, play_until, record_result
+from workbench.play.policies import plays_random, random_played
 from workbench.rulesets.plasma.engine.layout import (
     ABILITY,
     ACTIVATE,
@@ -333,8 +333,8 @@ def combat_instant_value(
 #
 # A policy may read the whole state (the search deals what its player cannot see anew before reading) and keep its
 # own words in st.words; it returns an action of the list. `choose_*` picks the side's policy (S_POLICY: only the
-# policies and the play loops read it). Each is a door of `workbench.policies`: it asks `plays_random` whether the side
-# plays this decision by random (`random` always; `epsilon:E` with probability E, from its own generator, which it
+# policies and the play loops read it). Each is a door of `workbench.play.policies`: it asks `plays_random` whether the
+# side plays this decision by random (`random` always; `epsilon:E` with probability E, from its own generator, which it
 # trades in for the match's until `random_played` takes random's choice), and every other side plays greedy (a
 # search side's own plays and attackers' targets are searched, `search.decide_searched`). Random's draws are all made
 # between the two, and no rule draws there. A new policy is a new function per decision kind and a branch in each
@@ -800,7 +800,7 @@ def is_over(st: Any) -> bool:
 def play_on(table: IntArray, st: Any, _context: Any) -> None:
     """The match played on from its open decision to its end, each decision by its side's policy (`decide`): a greedy
     or random batch's match, and a search's rollout (one compiled copy of the whole match, called). Takes a context
-    it does not read, as `play_loop.batch_loop` passes one."""
+    it does not read, as `play.loop.batch_loop` passes one."""
     play_out(table, st, NO_CONTEXT, decide, apply, is_over)
 
 
@@ -846,7 +846,7 @@ def end_turn(table: IntArray, st: Any, p: EngineInt) -> None:
 
 @inline_kernel
 def start_batch_match(table: IntArray, st: Any, batch: Any, m: EngineInt) -> None:
-    """Match m of a batch (`play_loop.batch_loop`) set up on the record every match reuses: its counters begun, its
+    """Match m of a batch (`play.loop.batch_loop`) set up on the record every match reuses: its counters begun, its
     deal (`setup_match`)."""
     deck_a, deck_b, seed, first, policy_a, policy_b = batch_match(batch, m)
     begin_match_counters(st.counters, m)
@@ -862,6 +862,6 @@ def finish_batch_match(_table: IntArray, st: Any, batch: Any, m: EngineInt) -> N
 
 @rules_kernel
 def play_matches(table: IntArray, st: Any, batch: Any) -> None:
-    """A batch (`play_loop.new_batch`) of greedy, random and epsilon-greedy sides (`play_loop.batch_loop`, each match
+    """A batch (`play.loop.new_batch`) of greedy, random and epsilon-greedy sides (`play.loop.batch_loop`, each match
     played by `play_on`; a search side's batch: `search.play_matches_searched`)."""
     batch_loop(table, st, batch, NO_CONTEXT, start_batch_match, play_on, finish_batch_match)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from workbench.engines import COUNTER_COLUMNS, EVENT_WIDTH, MAX_TRACE_EVENTS
-from workbench.policies import POLICY_WORDS
+from workbench.play.policies import POLICY_WORDS
 from workbench.rulesets.plasma.effects import Opcode
 
 # ---- card table columns -------------------------------------------------------------------------------------------
@@ -145,8 +145,8 @@ every start and end of turn).
 S_FIELD_ABILITIES counts p's creatures on the field that have an activated ability (`enter_field`, `remove_creature`):
 a play decision reads p's field for abilities only when there is one (the deck's flag that did this read the field
 whenever the deck held one).
-S_POLICY is the first of the side's policy block, POLICY_WORDS words (`workbench.policies`: the code, the parameter and
-the policy's own generator; `policy_block`), the row's last."""
+S_POLICY is the first of the side's policy block, POLICY_WORDS words (`workbench.play.policies`: the code, the parameter
+and the policy's own generator; `policy_block`), the row's last."""
 SIDE_WIDTH = S_POLICY + POLICY_WORDS
 NO_INSTANT = 1 << 40
 

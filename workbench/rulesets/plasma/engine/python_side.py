@@ -12,18 +12,10 @@ from typing import Any
 import numpy as np
 
 from workbench.cards import CardSet, Finding, OptionValue
-from workbench.engines import (
-    BatchRun,
-    CompiledCards,
-    Engine,
-    IntArray,
-    batch_and_trace,
-    check_deck_size,
-    pairing_counters,
-    pairing_trace,
-)
-from workbench.play_loop import BATCH_TURNS, BATCH_WINNERS, new_batch
-from workbench.policies import GREEDY, POLICY_NAMES, RANDOM, SEARCH, policy_code
+from workbench.engines import CompiledCards, IntArray, check_deck_size
+from workbench.play.assembly import BatchRun, Engine, batch_and_trace, pairing_counters, pairing_trace
+from workbench.play.loop import BATCH_TURNS, BATCH_WINNERS, new_batch
+from workbench.play.policies import GREEDY, POLICY_NAMES, RANDOM, SEARCH, policy_code
 from workbench.rulesets.plasma.cards import KINDS
 from workbench.rulesets.plasma.costs import effect_findings
 from workbench.rulesets.plasma.effects import parse_effects

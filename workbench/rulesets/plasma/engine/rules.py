@@ -5,7 +5,7 @@ card table, `python_side.pairing`; the match state one record with its counters 
 inside: `trace`), and `advance`, which plays the match on from where it stands until a decision is open and returns.
 
 Of the package, imports only `layout`: no rule reads which policy a side plays, and no rule asks one. The rules stop
-at each decision (engine 6); who chooses, and how, is the play layer's (`workbench.play_loop`, `greedy.decide`).
+at each decision (engine 6); who chooses, and how, is the play layer's (`workbench.play.loop`, `greedy.decide`).
 
 Most kernels are copied into their callers by LLVM (`llvm_inline_kernel`): typed and optimised once. Numba compiles
 each such kernel on its own as well, with every kernel it calls linked in, so a small body over a deep call tree
@@ -39,7 +39,7 @@ from workbench.engines import (
     rules_kernel,
     shuffle_in_place,
 )
-from workbench.policies import POLICY_WORDS, start_policy
+from workbench.play.policies import POLICY_WORDS, start_policy
 from workbench.rulesets.plasma.engine.layout import (
     ABILITY,
     ACTIVATE,
@@ -1227,7 +1227,7 @@ def apply_mulligan(table: IntArray, st: Any, p: EngineInt, action: EngineInt) ->
 
 @inline_kernel
 def policy_block(st: Any, p: EngineInt) -> IntArray:
-    """p's policy block (`workbench.policies`: the code at S_POLICY, the parameter, the policy's own generator)."""
+    """p's policy block (`workbench.play.policies`: the code at S_POLICY, the parameter, the policy's own generator)."""
     return st.side[p, S_POLICY : S_POLICY + POLICY_WORDS]
 
 

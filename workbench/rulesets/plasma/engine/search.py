@@ -20,14 +20,9 @@ from workbench.engines import (
     llvm_inline_kernel,
     rules_kernel,
 )
-from workbench.play_loop import NO_CONTEXT, batch_loop, play_out
-from workbench.policies import (
-    POLICY_WORDS,
-    SEARCH,
-    search_depth_of,
-    search_rollout_policy_of,
-    search_rollouts_of,
-)
+from workbench.play.loop import NO_CONTEXT, batch_loop, play_out
+from workbench.play.policies import POLICY_WORDS, SEARCH, search_depth_of, search_rollout_policy_of, search_rollouts_of
+from workbench.play.search import DRAW_POINTS, WIN_POINTS, halving_search, position_points
 from workbench.rulesets.plasma.engine.greedy import (
     decide,
     finish_batch_match,
@@ -75,7 +70,6 @@ from workbench.rulesets.plasma.engine.rules import (
     legal_targets,
     untraced,
 )
-from workbench.search_kernels import DRAW_POINTS, WIN_POINTS, halving_search, position_points
 
 # =====================================================================================================================
 # The search policy
@@ -97,7 +91,7 @@ in it)."""
 
 
 SC_POINTS = np.int64(0)
-"""`score`'s first block: each candidate's points summed over its rollouts (`search_kernels`: WIN_POINTS a rollout
+"""`score`'s first block: each candidate's points summed over its rollouts (`play.search`: WIN_POINTS a rollout
 won, DRAW_POINTS drawn, 0 lost, and a cut-off rollout its position's points, `search_evaluation`)."""
 SC_TRIED = np.int64(MAX_CHOICES)
 """`score`'s second block: the rollouts each candidate was given (candidates dropped early were given fewer)."""
@@ -131,7 +125,7 @@ EVAL_TEMPO = 229
 """The side whose turn is next (it draws, gains plasma and attacks first); with the mover's terms above, an even
 position of 20 Healthshards and no creatures a side is worth 229 - 2 x 5 x 20 = 29 to it."""
 EVAL_HALF = 100
-"""The advantage that scores three quarters of a win (`search_kernels.position_points`)."""
+"""The advantage that scores three quarters of a win (`play.search.position_points`)."""
 
 
 @llvm_inline_kernel
@@ -216,7 +210,7 @@ def search_decision(table: IntArray, st: Any, world: Any, sim: Any, p: EngineInt
     `search_rollouts` x n rollouts (the side's own `search:R` in place of the option: `search_rollouts_of`); a tie
     goes to the lower index, so greedy's choice is kept on a tie.
 
-    The budget is spent in ceil(log2 n) rounds (`workbench.search_kernels`): in each, every candidate still in gets
+    The budget is spent in ceil(log2 n) rounds (`workbench.play.search`): in each, every candidate still in gets
     the round's even share of rollouts, then the better half (by points) go on. A rollout of a round deals one world
     (the state cloned into `world`, what p cannot see dealt anew with `determinize`, the seed drawn from the search's
     own generator) and plays every candidate still in from it on `sim` (`rollout`): the same sampled cards and the
@@ -335,6 +329,6 @@ def play_searched(table: IntArray, st: Any, context: Any) -> None:
 @rules_kernel
 def play_matches_searched(table: IntArray, st: Any, batch: Any, world: Any, sim: Any) -> None:
     """`play_matches` when a side plays `search` (a kernel of its own, so greedy and random batches compile and run
-    as before): `play_loop.batch_loop` with `play_searched`, the search's work records `world` and `sim` (each of
+    as before): `play.loop.batch_loop` with `play_searched`, the search's work records `world` and `sim` (each of
     st's type) its context."""
     batch_loop(table, st, batch, (world, sim), start_batch_match, play_searched, finish_batch_match)

@@ -39,7 +39,7 @@ dealt anew from the generator `rng`); `legal_actions_of` and `apply_of` are the
 same kernels with the side explicit. The rules stop at each decision and
 return: `open_match` deals and begins the first turn, each `apply` takes one
 row, and "end the turn" begins the other side's turn (or ends the match at its
-last turn), so a match is played by `workbench.play_loop.play_out` and can be
+last turn), so a match is played by `workbench.play.loop.play_out` and can be
 stepped from outside. Chance in a match comes only from st's own generator
 (`determinize` deals from the one it is given). An action whose damage target
 is still open (a summon Trigger's, an Equip card's) leaves a decision in `st`
@@ -47,7 +47,7 @@ that the next `legal_actions` lists. The policies, in modules apart from the
 rules, choose a listed row at each decision (`decide`): `greedy` (curve out,
 trade well, go face when lethal: its turn's phases each work out the one row
 they want with the tests the listing makes), `random` (a uniformly random row,
-"end the turn" among them), `epsilon:E` (`workbench.policies`: at each
+"end the turn" among them), `epsilon:E` (`workbench.play.policies`: at each
 decision random with probability E, greedy otherwise) and `search`
 (determinized Monte Carlo over the rows by successive halving, its rollouts
 played in a clone of `st` and cut off by an evaluation: module `search`,
@@ -70,7 +70,7 @@ The package, one module per part, each importing only the ones before it:
 - `python_side`: card compilation, the batch kernel, `MatchArrays`, batches, trace text, `ENGINE`.
 
 layout <- rules <- policies <- search <- python_side: the rules stop at each decision and return, and a match is
-played by `workbench.play_loop.play_out` (the batch kernel and the search's rollouts), so no call goes the other way.
+played by `workbench.play.loop.play_out` (the batch kernel and the search's rollouts), so no call goes the other way.
 The package answers to every public name of its modules (`__getattr__`), as the single module did, so no caller
 changed; a test that wraps a kernel in an uncompiled run replaces it in every module that calls it
 (`replace_everywhere`).
@@ -82,7 +82,7 @@ import sys
 from types import ModuleType
 from typing import Any
 
-from workbench.engines import names_of_modules, replace_in_modules
+from workbench.play.assembly import names_of_modules, replace_in_modules
 from workbench.rulesets.souls.engine import layout, policies, python_side, rules, search
 
 MODULES: tuple[ModuleType, ...] = (layout, rules, policies, search, python_side)

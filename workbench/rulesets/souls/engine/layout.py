@@ -36,7 +36,7 @@ from workbench.engines import (
     inline_kernel,
     rules_kernel,
 )
-from workbench.policies import POLICY_WORDS
+from workbench.play.policies import POLICY_WORDS
 from workbench.rulesets.souls import effects as effect_vocabulary
 from workbench.rulesets.souls.effects import TIMINGS
 
@@ -240,7 +240,7 @@ SIDES_BASE = 25
     S_ROW2,
     S_POLICY,
 ) = int64_constants(0, 15)
-"""S_POLICY: the first word of the side's policy block (`workbench.policies`: code, parameter, own generator), the
+"""S_POLICY: the first word of the side's policy block (`workbench.play.policies`: code, parameter, own generator), the
 last of the side's fields (`policy_of`)."""
 SIDE_FIELDS = int(S_POLICY) + POLICY_WORDS
 """Words per side: the named fields, the policy block taking POLICY_WORDS from S_POLICY on."""
@@ -387,7 +387,7 @@ def sx(side: EngineInt, field: EngineInt) -> EngineInt:
 
 @inline_kernel
 def policy_of(st: IntArray, side: EngineInt) -> IntArray:
-    """The side's policy block (`workbench.policies`: POLICY_WORDS words from S_POLICY): a view of `st`."""
+    """The side's policy block (`workbench.play.policies`: POLICY_WORDS words from S_POLICY): a view of `st`."""
     at = sx(side, S_POLICY)
     return st[at : at + POLICY_WORDS]
 

@@ -18,8 +18,8 @@ from workbench.engines import (
     rng_below,
     rules_kernel,
 )
-from workbench.play_loop import NO_CONTEXT, play_out
-from workbench.policies import GREEDY, P_CODE, plays_random, random_played
+from workbench.play.loop import NO_CONTEXT, play_out
+from workbench.play.policies import GREEDY, P_CODE, plays_random, random_played
 from workbench.rulesets.souls.engine.layout import (
     A_ACTIVATE,
     A_ATTACK,
@@ -133,7 +133,7 @@ from workbench.rulesets.souls.engine.rules import (
 # rule
 #
 # A play loop asks the policy of the side whose decision is open (st[G_ACTIVE]) for each decision and takes the row
-# it returns with `apply` (`workbench.play_loop.play_out`; `decide` here). A policy lists the legal actions into the
+# it returns with `apply` (`workbench.play.loop.play_out`; `decide` here). A policy lists the legal actions into the
 # action list (st[G_ACTIONS]; `legal_actions_of` with its side and the kinds it weighs), or works out its row with
 # the tests the listing makes for it and writes it there (`add_action`); "end the turn" is a row too. It may read
 # the state (what the side could see: the search's rollouts deal the unseen cards anew) and keep its own words in the
@@ -787,7 +787,7 @@ def decide(G: IntArray, st: IntArray, _context: Any) -> EngineInt:
     when `plays_random` says so (always for `random`; for `epsilon:E` with probability E, a coin per decision), greedy
     otherwise. An exploring epsilon side's random choice draws from the policy's own generator (traded into st[0:4] by
     `plays_random`, traded back by `random_played`), so the match's own stream is the one greedy would have met.
-    Takes a context it does not read, as `workbench.play_loop.play_out` passes one."""
+    Takes a context it does not read, as `workbench.play.loop.play_out` passes one."""
     side = st[G_ACTIVE]
     if st[sx(side, S_POLICY) + P_CODE] != GREEDY:  # greedy's own decisions skip the door's views of `st`
         block = policy_of(st, side)

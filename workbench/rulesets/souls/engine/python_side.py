@@ -1,5 +1,5 @@
 """The souls engine's Python side: compiling the card set (`compile_cards`), the batch kernel (`play_batch_kernel`,
-which plays each match through `workbench.play_loop.play_out`), scenario state (`MatchArrays`), the search's
+which plays each match through `workbench.play.loop.play_out`), scenario state (`MatchArrays`), the search's
 buffers, batches (`play_batch`, `play_traced`), trace text (`describe_event`) and the `ENGINE` record.
 
 The top of the engine package: imports `layout`, `rules` (a match's start and end, `apply`), `policies` (`decide`)
@@ -18,18 +18,16 @@ from workbench.engines import (
     EVENT_WIDTH,
     MAX_TRACE_EVENTS,
     THIS_MATCH,
-    BatchRun,
     CompiledCards,
-    Engine,
     EngineInt,
     IntArray,
-    batch_and_trace,
     inline_kernel,
     published_counters,
     rng_seed,
     rules_kernel,
 )
-from workbench.play_loop import (
+from workbench.play.assembly import BatchRun, Engine, batch_and_trace
+from workbench.play.loop import (
     BATCH_POLICY_A,
     BATCH_POLICY_B,
     BATCH_SEEDS,
@@ -42,7 +40,7 @@ from workbench.play_loop import (
     play_out,
     record_result,
 )
-from workbench.policies import CODE_MASK, POLICY_NAMES, SEARCH, policy_code
+from workbench.play.policies import CODE_MASK, POLICY_NAMES, SEARCH, policy_code
 from workbench.rulesets.souls import effects as effect_vocabulary
 from workbench.rulesets.souls.cards import SoulsCard
 from workbench.rulesets.souls.costs import attack_range, has_ability
@@ -159,7 +157,7 @@ _CHOICE_CODES: dict[str, tuple[str, ...]] = {
     "destroy_when": ("reaches", "exceeds"),
     "unlisted_combo": ("replace", "keep"),
     "status_ticks": ("own_turn", "every_turn"),
-    "search_rollout_policy": ("greedy", "random"),  # by index: GREEDY, RANDOM (workbench.policies)
+    "search_rollout_policy": ("greedy", "random"),  # by index: GREEDY, RANDOM (workbench.play.policies)
 }
 _RANGES: dict[str, tuple[int, int]] = {
     "hand_size": (0, 60),
@@ -300,13 +298,13 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
 
 
 BATCH_SEARCH = BATCH_TURNS + 1
-"""A souls batch's own place after the play layer's (`play_loop.new_batch`): the search's words (`search_buffers`),
+"""A souls batch's own place after the play layer's (`play.loop.new_batch`): the search's words (`search_buffers`),
 whose generator a searching batch seeds for each match."""
 
 
 @inline_kernel
 def start_batch_match(G: IntArray, st: IntArray, batch: Any, m: EngineInt) -> None:
-    """Match m of a batch (`play_loop.batch_loop`) set up on the state every match reuses: the match's generator
+    """Match m of a batch (`play.loop.batch_loop`) set up on the state every match reuses: the match's generator
     seeded, its number noted for the counters, the policies' turn words forgotten, its deal (`open_match`)."""
     deck_a, deck_b, seed, first, policy_a, policy_b = batch_match(batch, m)
     rng_seed(st, seed)
@@ -339,8 +337,8 @@ def finish_batch_match(_G: IntArray, st: IntArray, batch: Any, m: EngineInt) -> 
 
 @rules_kernel
 def play_batch_kernel(G: IntArray, st: IntArray, batch: Any, work: IntArray) -> None:
-    """Play a batch (`play_loop.new_batch`, then the search's words, BATCH_SEARCH) on one state array (its counters
-    add up over the batch): `play_loop.batch_loop`, each match played by `play_on`, or where a side plays `search`
+    """Play a batch (`play.loop.new_batch`, then the search's words, BATCH_SEARCH) on one state array (its counters
+    add up over the batch): `play.loop.batch_loop`, each match played by `play_on`, or where a side plays `search`
     with the search's own generator seeded and played by `play_searched`. `work` and the search's words are the
     search policy's rollout buffers and words (`new_search_buffers`; unused unless a side plays `search`)."""
     # Policy words: the code is the low bits (`search:R` holds R above them).

@@ -5,7 +5,7 @@ side given), then a match's start (`open_match`) and end (`is_over`).
 
 Imports only `layout`: no rule reads which policy a side plays, and no module of the policies is imported here. The
 rules stop at each decision and return: a turn is the side's rows, one `apply` each, until its "end the turn" row,
-whose `apply` begins the other side's turn; `workbench.play_loop.play_out` plays a match over them.
+whose `apply` begins the other side's turn; `workbench.play.loop.play_out` plays a match over them.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from workbench.engines import (
     rules_kernel,
     shuffle_in_place,
 )
-from workbench.policies import start_policy
+from workbench.play.policies import start_policy
 from workbench.rulesets.souls.effects import OP_APPLY, OP_DAMAGE, OP_DRAW, OP_SHIELD
 from workbench.rulesets.souls.engine.layout import (
     A_ACTIVATE,
@@ -1469,7 +1469,7 @@ def determinize(G: IntArray, st: IntArray, side: EngineInt, rng: IntArray) -> No
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# Matches: a match's start, and where it stands for a play loop (`workbench.play_loop.play_out` plays it: the
+# Matches: a match's start, and where it stands for a play loop (`workbench.play.loop.play_out` plays it: the
 # deciding side's policy chooses a listed row, `apply` takes it; "end the turn" starts the other side's turn)
 
 
@@ -1485,7 +1485,7 @@ def open_match(
     seed: EngineInt,
 ) -> None:
     """A match's start, up to the first decision: the state cleared, each side's policy block started from its policy
-    word (`workbench.policies.policy_word`) and the match's seed, the decks shuffled and dealt, and the turn of
+    word (`workbench.play.policies.policy_word`) and the match's seed, the decks shuffled and dealt, and the turn of
     `first` begun (`begin_turn`). The result is st[G_WINNER] (-1 draw) and st[G_TURN] once `is_over`."""
     reset_state(st)
     st[G_LAST_TURN] = opt(G, O_TURN_CAP)

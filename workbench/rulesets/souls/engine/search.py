@@ -20,8 +20,9 @@ from workbench.engines import (
     rng_seed,
     rules_kernel,
 )
-from workbench.play_loop import NO_CONTEXT
-from workbench.policies import P_CODE, SEARCH, search_depth_of, search_rollout_policy_of, search_rollouts_of
+from workbench.play.loop import NO_CONTEXT
+from workbench.play.policies import P_CODE, SEARCH, search_depth_of, search_rollout_policy_of, search_rollouts_of
+from workbench.play.search import DRAW_POINTS, WIN_POINTS, halving_search, position_points
 from workbench.rulesets.souls.engine.layout import (
     A_CAST,
     A_END,
@@ -82,7 +83,6 @@ from workbench.rulesets.souls.engine.rules import (
     legal_actions_of,
     unit_value,
 )
-from workbench.search_kernels import DRAW_POINTS, WIN_POINTS, halving_search, position_points
 
 # ---------------------------------------------------------------------------------------------------------------
 # The search policy: determinized Monte Carlo over the legal actions of each step of its own turn, its rollouts
@@ -91,7 +91,7 @@ from workbench.search_kernels import DRAW_POINTS, WIN_POINTS, halving_search, po
 # A `search` side's turn is a run of steps. At each step its candidates are every distinct row of `legal_actions`
 # (a summon into its card's preferred row only, when that row has room) and "end the turn now", in that order
 # (`search_candidates`: a tie goes to the first, so the search acts rather than ends its turn). The step's budget,
-# `search_rollouts` rollouts per candidate, is spent by successive halving (`workbench.search_kernels`): ceil(log2 m)
+# `search_rollouts` rollouts per candidate, is spent by successive halving (`workbench.play.search`): ceil(log2 m)
 # rounds, in each every surviving candidate gets the same number of rollouts and the worse half is dropped. A
 # rollout: the state cloned into a work buffer, what the side cannot see dealt anew (`determinize`, once per sampled
 # world for all candidates), the candidate taken, the rest of the turn and `search_depth` more turns (0: the rest of
@@ -111,7 +111,7 @@ SR_POINTS = np.int64(SR_CAND + MAX_CANDIDATES)
 SR_TRIED = np.int64(SR_POINTS + MAX_CANDIDATES)
 """Rollouts each candidate of the last decision was given (candidates dropped early were given fewer)."""
 SR_ORDER = np.int64(SR_TRIED + MAX_CANDIDATES)
-"""The candidates still in, best first once ranked (successive halving's list, `search_kernels.halving_keep`)."""
+"""The candidates still in, best first once ranked (successive halving's list, `play.search.halving_keep`)."""
 SEARCH_WORDS = int(SR_ORDER + MAX_CANDIDATES)
 SEARCH_SEED = 0x5EA7C4
 """Mixed into the match's seed to seed the search's own generator (never the match's: that would foretell the
@@ -138,7 +138,7 @@ EVAL_STATUS = 300
 """A status that strikes a side's shield at the start of every turn for the rest of the match (Burning, Everflame,
 Plague) costs it this much."""
 EVAL_HALF = np.int64(100)
-"""The advantage that scores three quarters of a win (`search_kernels.position_points`): in the fit an advantage of
+"""The advantage that scores three quarters of a win (`play.search.position_points`): in the fit an advantage of
 about 100 (10 worth points) won three times in four."""
 
 

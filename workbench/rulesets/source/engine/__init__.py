@@ -56,7 +56,7 @@ The package, one module per part of the old single module, each importing only t
   stage and a match's setup, and the contract's four functions (`legal_actions`, `apply`, `clone_state`,
   `determinize`).
 - `greedy`: the policies (greedy, random, epsilon-greedy), `choose` (the deciding side's answer) and the match loop
-  over the rules' decisions (`play_matches`, through `workbench.play_loop.play_out`).
+  over the rules' decisions (`play_matches`, through `workbench.play.loop.play_out`).
 - `search`: the search policy (determinized Monte Carlo by successive halving) and its batch loop.
 - `python_side`: card compilation, the pairing and the records, batches, the trace's text, `ENGINE`.
 
@@ -73,7 +73,7 @@ import sys
 from types import ModuleType
 from typing import Any
 
-from workbench.engines import names_of_modules, replace_in_modules
+from workbench.play.assembly import names_of_modules, replace_in_modules
 from workbench.rulesets.source.engine import board, greedy, layout, python_side, rules, search
 
 MODULES: tuple[ModuleType, ...] = (layout, board, rules, greedy, search, python_side)

@@ -1,5 +1,5 @@
 """The SOURCE policies: greedy (the game's scoring of the listed actions), random, epsilon-greedy
-(`workbench.policies`), and `choose`, the rules' one door to them. Imports `layout`, `board` and `rules`.
+(`workbench.play.policies`), and `choose`, the rules' one door to them. Imports `layout`, `board` and `rules`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from workbench.engines import (
     rng_below,
     rules_kernel,
 )
-from workbench.play_loop import (
+from workbench.play.loop import (
     BATCH_POLICY_A,
     BATCH_POLICY_B,
     NO_CONTEXT,
@@ -30,12 +30,7 @@ from workbench.play_loop import (
     play_until,
     record_result,
 )
-from workbench.policies import (
-    POLICY_WORDS,
-    plays_random,
-    random_played,
-    start_policy,
-)
+from workbench.play.policies import POLICY_WORDS, plays_random, random_played, start_policy
 from workbench.rulesets.source.engine.board import (
     adjacent_enemies,
     attack_across,
@@ -192,7 +187,7 @@ from workbench.rulesets.source.map import (
 )
 
 # =====================================================================================================================
-# Policies: greedy (the game's scoring of the listed actions), random, epsilon-greedy (`workbench.policies`), and
+# Policies: greedy (the game's scoring of the listed actions), random, epsilon-greedy (`workbench.play.policies`), and
 # `choose`, the rules' one door to them
 #
 # Nothing above this section reads which policy a side plays (S_POLICY): a rule opens a decision (`decide`, `ask`) and
@@ -1238,7 +1233,7 @@ def random_choice(G: Any, state: Any, p: EngineInt, decision: EngineInt) -> Engi
 
 @inline_kernel
 def policy_of(state: Any, p: EngineInt) -> IntArray:
-    """Player p's policy block (side[p, S_POLICY:], `workbench.policies`): what `choose` reads and the match loop
+    """Player p's policy block (side[p, S_POLICY:], `workbench.play.policies`): what `choose` reads and the match loop
     seats."""
     return state.side[p, S_POLICY : S_POLICY + POLICY_WORDS]
 
@@ -1272,7 +1267,7 @@ def choose(G: Any, state: Any) -> EngineInt:
 
 # =====================================================================================================================
 # The match loop: the rules stop at each of the turn's decisions (`rules.advance`), the deciding side's policy answers
-# (`decide`) and `apply` takes it (`workbench.play_loop.play_out`)
+# (`decide`) and `apply` takes it (`workbench.play.loop.play_out`)
 # =====================================================================================================================
 
 
@@ -1303,14 +1298,14 @@ def setup_policies(state: Any, policy_a: EngineInt, policy_b: EngineInt, seed: E
 def play_on(G: Any, state: Any, _context: Any) -> None:
     """The match played on from where it stands to its end, each decision by its side's policy (`decide`): a greedy,
     random or epsilon batch's match (one compiled copy of the whole match, called). Takes the context it does not
-    read, as `play_loop.batch_loop` passes one."""
+    read, as `play.loop.batch_loop` passes one."""
     advance(G, state, np.int64(NO_STAGE))
     play_out(G, state, NO_CONTEXT, decide, apply, is_over)
 
 
 @inline_kernel
 def deal_batch_match(G: Any, state: Any, batch: Any, m: EngineInt, policy_a: EngineInt, policy_b: EngineInt) -> None:
-    """Match m of a batch (`play_loop.batch_loop`) set up on the state every match reuses: its counters begun, its
+    """Match m of a batch (`play.loop.batch_loop`) set up on the state every match reuses: its counters begun, its
     deal (`setup_match`) and the sides' policy words `policy_a` and `policy_b` (`setup_policies`)."""
     deck_a, deck_b, seed, first, _, _ = batch_match(batch, m)
     begin_match_counters(state.counters, m)
@@ -1334,7 +1329,7 @@ def finish_batch_match(_G: Any, state: Any, batch: Any, m: EngineInt) -> None:
 
 @rules_kernel
 def play_matches(G: Any, state: Any, batch: Any) -> None:
-    """A batch (`play_loop.new_batch`) of greedy, random and epsilon-greedy sides (`play_loop.batch_loop`, each match
+    """A batch (`play.loop.new_batch`) of greedy, random and epsilon-greedy sides (`play.loop.batch_loop`, each match
     played by `play_on`; a search side's batch: `search.play_searched_matches`)."""
     batch_loop(G, state, batch, NO_CONTEXT, start_batch_match, play_on, finish_batch_match)
 

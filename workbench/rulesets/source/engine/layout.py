@@ -18,7 +18,7 @@ from workbench.engines import (
     EVENT_WIDTH,
     MAX_TRACE_EVENTS,
 )
-from workbench.policies import POLICY_WORDS
+from workbench.play.policies import POLICY_WORDS
 from workbench.rulesets.source.cards import MONSTER_TYPE_NAMES
 from workbench.rulesets.source.map import (
     MAP_WIDTH,
@@ -246,7 +246,7 @@ MAX_SUPPORT = 8
     S_REACTIONARY,
 ) = range(15)
 S_POLICY = 15
-"""side[p, S_POLICY:]: p's policy block (`workbench.policies`: code, parameter, the policy's own generator), read
+"""side[p, S_POLICY:]: p's policy block (`workbench.play.policies`: code, parameter, the policy's own generator), read
 through `policy_of`."""
 SIDE_WIDTH = S_POLICY + POLICY_WORDS
 G_TURN, G_OVER, G_WINNER, G_FIRST, G_ACTIVE = range(5)
@@ -451,7 +451,7 @@ SR_POINTS = np.int64(SR_HOW + MAX_CANDIDATES)
 SR_TRIED = np.int64(SR_POINTS + MAX_CANDIDATES)
 """Rollouts each candidate of the last decision was given (candidates dropped early were given fewer)."""
 SR_ORDER = np.int64(SR_TRIED + MAX_CANDIDATES)
-"""The candidates still in, best first once ranked (successive halving's list, `search_kernels.halving_keep`): its
+"""The candidates still in, best first once ranked (successive halving's list, `play.search.halving_keep`): its
 first word is the choice."""
 SR_SIDES = np.int64(SR_ORDER + MAX_CANDIDATES)
 """The sides that play `search` in the batch's match, as bits (side p is bit p): `search.decide_searched` searches
@@ -535,14 +535,15 @@ the match loop has `legal_actions` list the open decision's actions (game[G_DECI
 (`workbench.engines.COUNTERS`, then its scratch columns) are by the pairing's card ids (GAME_DTYPE); the counters are
 summed over every match played on the record (a batch never zeroes them: `python_side` adds them into the set's
 counters after the batch). `events` is the trace (rows: turn, player, code, card, other, amount; card ids the
-pairing's, mapped to the set's by `workbench.engines.global_trace`): it holds ec[EC_ROOM] rows at most, 0 in a batch.
+pairing's, mapped to the set's by `workbench.play.assembly.global_trace`): it holds ec[EC_ROOM] rows at most, 0 in a
+batch.
 
 One record type for batches and traces (the room is a word, not a type): SOURCE's kernels compile once for both, as
 they did when the trace travelled beside the record. Cloning a state (`clone_state`) copies the rows and columns in
 use (`sizes`) of every field but the trace, the counters, the search's words and the scratch."""
 
-# Policies by code: GREEDY, RANDOM, SEARCH and EPSILON_GREEDY (`workbench.policies`, ENGINE.policies). A `search` side
-# plays GREEDY in the state: the search drives it from outside.
+# Policies by code: GREEDY, RANDOM, SEARCH and EPSILON_GREEDY (`workbench.play.policies`, ENGINE.policies). A `search`
+# side plays GREEDY in the state: the search drives it from outside.
 PERMANENT, THIS_TURN = 0, 1
 SUMMON_CONVENTIONAL, SUMMON_REACTIONARY, SUMMON_TOKEN, SUMMON_EFFECT_HAND, SUMMON_EFFECT_DECK = 0, 1, 2, 3, 4
 
@@ -592,4 +593,4 @@ SUMMON_CONVENTIONAL, SUMMON_REACTIONARY, SUMMON_TOKEN, SUMMON_EFFECT_HAND, SUMMO
 ) = range(41)
 EV_OTHER_IS_CARD: tuple[int, ...] = (EV_ATTACK, EV_DESTROYED, EV_TIE, EV_EQUIP, EV_TRAP_SPRING, EV_CHANNEL)
 """The events whose `other` is a card id (or -1: none), mapped with `card` to the set's ids
-(`workbench.engines.global_trace`); every event's `card` is a card id or -1."""
+(`workbench.play.assembly.global_trace`); every event's `card` is a card id or -1."""

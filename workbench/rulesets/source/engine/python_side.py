@@ -19,25 +19,10 @@ from workbench.cards import (
     OptionValue,
     WorkbenchInputError,
 )
-from workbench.engines import (
-    MAX_TRACE_EVENTS,
-    BatchRun,
-    CompiledCards,
-    Engine,
-    IntArray,
-    batch_and_trace,
-    check_deck_size,
-    pairing_counters,
-    pairing_trace,
-)
-from workbench.play_loop import BATCH_TURNS, BATCH_WINNERS, new_batch
-from workbench.policies import (
-    GREEDY,
-    POLICY_NAMES,
-    RANDOM,
-    SEARCH,
-    policy_code,
-)
+from workbench.engines import MAX_TRACE_EVENTS, CompiledCards, IntArray, check_deck_size
+from workbench.play.assembly import BatchRun, Engine, batch_and_trace, pairing_counters, pairing_trace
+from workbench.play.loop import BATCH_TURNS, BATCH_WINNERS, new_batch
+from workbench.play.policies import GREEDY, POLICY_NAMES, RANDOM, SEARCH, policy_code
 from workbench.rulesets.source.costs import (
     canonical_symbol,
     parse_brackets,

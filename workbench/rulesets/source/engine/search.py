@@ -18,7 +18,7 @@ from workbench.engines import (
     rng_seed,
     rules_kernel,
 )
-from workbench.play_loop import (
+from workbench.play.loop import (
     BATCH_POLICY_A,
     BATCH_POLICY_B,
     BATCH_SEEDS,
@@ -27,7 +27,7 @@ from workbench.play_loop import (
     play_out,
     play_until,
 )
-from workbench.policies import (
+from workbench.play.policies import (
     CODE_MASK,
     GREEDY,
     P_CODE,
@@ -36,6 +36,7 @@ from workbench.policies import (
     search_rollout_policy_of,
     search_rollouts_of,
 )
+from workbench.play.search import DRAW_POINTS, WIN_POINTS, halving_search, position_points
 from workbench.rulesets.source.engine.board import st_of
 from workbench.rulesets.source.engine.greedy import (
     choose,
@@ -103,12 +104,6 @@ from workbench.rulesets.source.engine.rules import (
     play_stage,
     take,
 )
-from workbench.search_kernels import (
-    DRAW_POINTS,
-    WIN_POINTS,
-    halving_search,
-    position_points,
-)
 
 # =====================================================================================================================
 # The search policy: determinized Monte Carlo over the turn's main action, its rollouts shared out by successive
@@ -119,7 +114,7 @@ from workbench.search_kernels import (
 # candidates are "greedy plays the turn" (candidate 0: kept on a tie), "no main action this turn" and a summon of each
 # distinct monster it may summon now, each followed by greedy's rest of the turn. The
 # decision's budget, `search_rollouts` rollouts per candidate on average, is spent by successive halving
-# (`workbench.search_kernels`): ceil(log2 m) rounds, in each every surviving candidate gets the same number of
+# (`workbench.play.search`): ceil(log2 m) rounds, in each every surviving candidate gets the same number of
 # rollouts and the worse half is dropped. A rollout: the sampled world (the state cloned, what the side cannot see
 # dealt anew by `determinize`, once per world for every candidate of a round) cloned into a work state, the
 # candidate taken, greedy's rest of the turn, then `search_depth` more turns (0: the rest of the match) by
@@ -156,7 +151,7 @@ EVAL_SUPPORT = 69
 EVAL_TRAP = 59
 """A trap set face down on the map."""
 EVAL_HALF = 508
-"""The advantage that scores three quarters of a win (`search_kernels.position_points`)."""
+"""The advantage that scores three quarters of a win (`play.search.position_points`)."""
 
 
 @rules_kernel
@@ -399,7 +394,7 @@ def decide_searched(G: Any, state: Any, context: Any) -> EngineInt:
 def play_searched_matches(G: Any, state: Any, batch: Any, world: Any, work: Any) -> None:
     """`play_matches` when a side plays `search`: its main decisions go through `decide_searched` (the world and work
     records are the rollouts'), the search's generator seeded from each match's seed; in the state it plays greedy.
-    `play_loop.batch_loop` with `start_searched_match` and `play_searched`."""
+    `play.loop.batch_loop` with `start_searched_match` and `play_searched`."""
     batch_loop(G, state, batch, (world, work), start_searched_match, play_searched, finish_batch_match)
 
 

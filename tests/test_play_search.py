@@ -1,4 +1,4 @@
-"""The search kernels every engine can share (workbench/search_kernels.py): successive halving's schedule and
+"""The search kernels every engine can share (workbench/play/search.py): successive halving's schedule and
 ranking, and the points of a cut-off rollout."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from workbench.engines import rng_seed
-from workbench.search_kernels import (
+from workbench.play.search import (
     DRAW_POINTS,
     WIN_POINTS,
     halving_keep,
@@ -235,7 +235,7 @@ def test_halving_search_compiled_and_plain_python_agree_and_repeat() -> None:
 
 
 def test_rollouts_given_follow_the_schedule() -> None:
-    # Five candidates, 10 rollouts: round 1 gives 5 x 1, round 2 3 x 1, round 3 2 x 1 (search_kernels.schedule):
+    # Five candidates, 10 rollouts: round 1 gives 5 x 1, round 2 3 x 1, round 3 2 x 1 (play.search.schedule):
     # two dropped after one rollout, one after two, the last two given three each.
     assert schedule(10, 5) == [(5, 1), (3, 1), (2, 1)]
     assert rollouts_given(10, 5) == [1, 1, 2, 3, 3]

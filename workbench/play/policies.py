@@ -42,7 +42,11 @@ import math
 from collections.abc import Sequence
 
 from workbench.cards import WorkbenchInputError
-from workbench.engines import SEARCH_SETTINGS, EngineInt, IntArray, inline_kernel, rng_below, rng_seed, rules_kernel
+from workbench.engines import EngineInt, IntArray, inline_kernel, rng_below, rng_seed, rules_kernel
+
+SEARCH_SETTINGS = ("rollouts", "depth", "rollout_policy")
+"""The search policy's own settings, by name (`search:R:depth=D:rollout_policy=P`, below); an engine's
+`search_settings` says which of them its search takes."""
 
 GREEDY, RANDOM, SEARCH, EPSILON_GREEDY = 0, 1, 2, 3
 """Policy codes, the same in every engine (an engine's `ENGINE.policies` names them in this order)."""

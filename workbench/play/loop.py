@@ -6,9 +6,9 @@ stands until a decision is open, and return; `legal_actions(G, S, out) -> n` lis
 The loop here is then the whole of how a match is played: while the match is not over, the deciding side's policy
 chooses (`decide`) and the rules take the choice (`apply`). A batch, a trace, a search's rollout and a test that plays
 a match decision by decision all play through it; an engine brings its rules, its `decide` (the policy of the side
-whose decision is open: greedy as the game's own scoring of the listed rows, random, epsilon-greedy through
-`workbench.policies`, search) and its `is_over`. A batch of matches is `batch_loop`: the engine brings how a batch's
-match is dealt and how its result is written.
+whose decision is open: greedy as the game's own scoring of the listed rows, random, epsilon-greedy
+through `workbench.play.policies`, search) and its `is_over`. A batch of matches is `batch_loop`: the engine brings
+how a batch's match is dealt and how its result is written.
 
 Pure: numpy and numba only.
 """
@@ -41,7 +41,7 @@ def play_out(
     none).
 
     An `inline_kernel`: Numba copies this body into the engine's kernel that calls it, where `decide`, `apply` and
-    `is_over` are known functions (as `search_kernels.halving_search` takes its two), so the engine's compiled loop
+    `is_over` are known functions (as `play.search.halving_search` takes its two), so the engine's compiled loop
     is cached with it and calls them directly."""
     while not is_over(state):
         apply(game, state, decide(game, state, context))

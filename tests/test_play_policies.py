@@ -1,6 +1,6 @@
-"""The policies written once (workbench/policies.py): policy words, epsilon-greedy's own generator, and epsilon-greedy
-played by all five engines through their doors (issue 31: "an epsilon-greedy policy added in one file plays all five
-games")."""
+"""The policies written once (workbench/play/policies.py): policy words, epsilon-greedy's own generator, and
+epsilon-greedy played by all five engines through their doors (issue 31: "an epsilon-greedy policy added in one file
+plays all five games")."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from toy_engine import ENGINE as TOY_ENGINE
 from workbench.bench import bundled_cardset_and_decks
 from workbench.cards import WorkbenchInputError
 from workbench.engines import rng_seed
-from workbench.policies import (
+from workbench.play.policies import (
     DEFAULT_EPSILON,
     EPSILON_GREEDY,
     EPSILON_SCALE,
