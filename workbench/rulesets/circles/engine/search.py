@@ -59,7 +59,6 @@ from workbench.rulesets.circles.engine.layout import (
     SEARCH_OFF,
     SEARCH_REPLAY,
     SEARCH_SEED,
-    STAGE_OVER,
     STAGE_TURN,
     T_COLOUR,
     T_KIND,
@@ -81,7 +80,6 @@ from workbench.rulesets.circles.engine.layout import (
 from workbench.rulesets.circles.engine.rules import (
     advance,
     begin_resources,
-    begin_turns,
     clone,
     determinize,
     is_hand_decision,
@@ -214,10 +212,15 @@ def turn_body_searching(R: IntArray, S: IntArray, s: EngineInt) -> None:
 
 
 @inline_kernel
-def play_match_searching(R: IntArray, S: IntArray, first: EngineInt) -> None:
-    """`greedy.play_match` with the search among the policies (a rollout's rest of the match)."""
-    begin_turns(S, first)
-    play_stages_searching(R, S, np.int64(STAGE_OVER))
+def play_turns_searching(R: IntArray, S: IntArray, s: EngineInt) -> None:
+    """The match played on, turn by turn, from side s's turn until it is over (a rollout's rest of the match): each
+    turn its start (`start_turn`) and then `turn_body_searching`, the call the search's turns make, so the rollouts
+    compile no match loop of their own."""
+    game = game_of(S)
+    while game[G_WINNER] == UNDECIDED and not turn_cap_reached(R, S, s):
+        start_turn(R, S, s)
+        turn_body_searching(R, S, s)
+        s = 1 - s
 
 
 @inline_kernel
@@ -258,7 +261,7 @@ def rollout(
     turn_body_searching(R, scratch, s)
     if control[C_MODE] == SEARCH_REPLAY:  # the choice under test was not asked again (cannot happen: same state)
         end_replay(scratch)
-    play_match_searching(R, scratch, 1 - s)
+    play_turns_searching(R, scratch, 1 - s)
     if game[G_WINNER] == s:
         return WIN_POINTS
     return DRAW_POINTS if game[G_WINNER] == -1 else 0
@@ -374,9 +377,11 @@ def play_searched_matches(
     round's sampled world and the rollouts' buffer: the play layer's loop (`play.loop.batch_loop`), each match set up
     by `start_searched_match` and played by `play_searched_match`.
 
-    The search's match loop, its turns, its decisions and its rollouts are copied into this one kernel (one call
-    site each): each kernel links, optimizes and code-generates again everything it calls, the whole turn included,
-    so each level of calls between this loop and `turn_body_searching` cost about 2 s of compile CPU."""
+    The search's match loop, its decisions and its rollouts are copied into this one kernel (one call site each):
+    each kernel links, optimizes and code-generates again everything it calls, the whole turn included, so each level
+    of calls between this loop and `turn_body_searching` cost about 2 s of compile CPU. Every turn, the real match's
+    and the rollouts', is a call of `turn_body_searching` (`play_turns_searching`): a second match loop copied in for
+    the rollouts took the search's compile from 52 to 102 s of CPU."""
     context = (snapshot, sorted_snapshot, world, scratch)
     batch_loop(R, S, batch, context, start_searched_match, play_searched_match, finish_batch_match)
 
