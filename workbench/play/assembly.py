@@ -3,7 +3,7 @@ plays through, its batch and trace entry points (`batch_and_trace`), the card id
 (`pairing_counters`, `pairing_trace`, `global_trace`), and the package door of an engine split into modules
 (`names_of_modules`, `replace_in_modules`).
 
-Plain Python at the edge of the kernels: numpy only, no Numba, Streamlit, pandas or plotly.
+Plain Python at the edge of the kernels (no kernel of its own); no Streamlit, pandas or plotly.
 """
 
 from __future__ import annotations
