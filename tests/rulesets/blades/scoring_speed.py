@@ -31,7 +31,7 @@ CUT_AFTER = (4, 8, 12, 16)
 
 
 def positions() -> list[tuple[Any, Any]]:
-    """(game data, one-record state array) of every kept position."""
+    """(game data, state record) of every kept position."""
     cardset, decklists = bundled_cardset_and_decks(BLADES)
     _, compiled, _ = compile_for(cardset, None)
     decks = [compiled.deck_array(deck) for deck in decklists]
@@ -41,11 +41,8 @@ def positions() -> list[tuple[Any, Any]]:
             cards = E.batch_cards(compiled, deck_a, deck_b)
             for seed in range(1, 6):
                 for turns in CUT_AFTER:
-                    record = np.zeros(1, dtype=E.STATE_DTYPE).view(np.recarray)
-                    record[0] = E.new_state(compiled.options)
-                    st = record[0]
+                    st = E.new_state(compiled.options)
                     st.store[: len(cards.store)] = cards.store
-                    E.begin_match_counters(st.counters, np.int64(0))
                     E.setup_tournament(
                         cards.g, st, cards.deck_a, cards.deck_b, seed, seed % 2, GREEDY, GREEDY, len(cards.store),
                         cards.meta,
@@ -57,7 +54,7 @@ def positions() -> list[tuple[Any, Any]]:
                         E.play_turn_out(cards.g, st)
                         E.advance(cards.g, st, False)
                     if not E.is_over(st):
-                        kept.append((cards.g, record))
+                        kept.append((cards.g, st))
     return kept
 
 
@@ -81,15 +78,14 @@ def score_many(g: Any, st: Any, reps: int, vp_round: Any) -> int:
 
 def main(reps: int) -> None:
     kept = positions()
-    g, record = kept[0]
-    score_many(g, record[0], 1, np.int64(record[0].options[E.O_VP_ROUND]))  # compiles
+    g, st = kept[0]
+    score_many(g, st, 1, np.int64(st.options[E.O_VP_ROUND]))  # compiles
     best = float("inf")
     digest = 0
     for _ in range(3):
         digest = 0
         start = time.process_time()
-        for g, record in kept:
-            st = record[0]
+        for g, st in kept:
             digest = (digest * 31 + int(score_many(g, st, reps, np.int64(st.options[E.O_VP_ROUND])))) % (1 << 61)
         best = min(best, time.process_time() - start)
     print(f"{len(kept)} positions, {best / (len(kept) * reps) * 1e9:.1f} ns a call, digest {digest}")

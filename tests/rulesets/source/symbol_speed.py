@@ -63,16 +63,15 @@ def symbol_decisions(matches: int) -> tuple[Any, list[tuple[Any, int]]]:
     game = E.new_game(compiled, pair.ids, max(len(decks[0]), len(decks[-1])))
     saved = []
     for seed in range(1, matches + 1):
-        record = np.zeros(1, dtype=E.STATE_DTYPE).view(np.recarray)
-        record[0] = E.new_state(game)
-        state = record[0]
-        E.begin_match_counters(state.counters, np.int64(0))
+        state = E.new_state(game)
         E.setup_match(game, state, pair.deck_a, pair.deck_b, np.int64(seed), np.int8(seed % 2))
         E.setup_policies(state, np.int64(GREEDY), np.int64(GREEDY), np.int64(seed))
         E.advance(game, state, np.int64(E.NO_STAGE))
         while state.game[E.G_DECISION] != E.D_NONE:
             if state.game[E.G_DECISION] == E.D_SYMBOL:
-                saved.append((record.copy(), int(state.game[E.G_ACTOR])))
+                snapshot = np.zeros(1, dtype=E.STATE_DTYPE).view(np.recarray)
+                snapshot[0] = state
+                saved.append((snapshot[0], int(state.game[E.G_ACTOR])))
             E.apply(game, state, np.int64(E.choose(game, state)))
     return game, saved
 
@@ -80,8 +79,7 @@ def symbol_decisions(matches: int) -> tuple[Any, list[tuple[Any, int]]]:
 def census(game: Any, saved: list[tuple[Any, int]]) -> str:
     """How many monsters the kept decisions weigh, and how many of them may move and have an enemy beside them."""
     monsters = may_move = enemy_beside = 0
-    for record, p in saved:
-        state = record[0]
+    for state, p in saved:
         active = int(state.game[E.G_ACTIVE])
         goal = int(game.opts[E.O_SUMMONING + 1 - p])
         slots = int(state.game[E.G_MONSTERS + p])
@@ -127,13 +125,13 @@ def main(matches: int, reps: int, rounds: int) -> None:
     game, saved = symbol_decisions(matches)
     loops = {name: variant_loop(replacements) for name, replacements in ABLATIONS.items()}
     for calls in loops.values():
-        calls(game, saved[0][0][0], np.int64(saved[0][1]), 1)  # compiles
+        calls(game, saved[0][0], np.int64(saved[0][1]), 1)  # compiles
     best = dict.fromkeys(loops, float("inf"))
     for _ in range(rounds):
         for name, calls in loops.items():
             start = time.process_time()
-            for record, p in saved:
-                calls(game, record[0], np.int64(p), reps)
+            for state, p in saved:
+                calls(game, state, np.int64(p), reps)
             best[name] = min(best[name], time.process_time() - start)
     print(f"{len(saved)} symbol decisions of {matches} matches, {reps} calls each, best of {rounds} rounds:")
     print(f"  {census(game, saved)}")
