@@ -1,8 +1,9 @@
 """The whole game of Millennium Blades: three deckbuilding rounds, each ended by a tournament, then final scoring.
 
-Pure: numpy and the tournament engine's kernels only. A plain-Python state machine (rule option `game=full`):
-the market phase moves a few hundred cards and dollars a game, so it is not where the time goes; each round's
-tournament is played by the compiled tournament engine (`engine/`) on the seats' own decks.
+Pure: numpy and the tournament engine's kernels only. A plain-Python state machine (rule option `game=full`), and
+the reference for the compiled timer segment (`market_kernels`, which `market_segments` dispatches to for tables of
+greedy and random seats: the segments were most of a whole game's time); each round's tournament is played by the
+compiled tournament engine (`engine/`) on the seats' own decks.
 
 Document: Game Setup, Deckbuilding Phase, The Store, The Aftermarket, Your Friends, End of Deckbuilding, Scoring
 Collections, Ending the Tournament, Game End. The steps:
@@ -45,7 +46,7 @@ tournaments by the engine's policy of its own name (a `search` seat by the engin
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -949,8 +950,16 @@ def run_segment(state: MarketState, policies: Sequence[MarketPolicy]) -> None:
         passes = 0
 
 
-def deckbuilding(state: MarketState, policies: Sequence[MarketPolicy]) -> None:
-    """One deckbuilding phase: setup, three timer segments, the end of deckbuilding (decks and collections)."""
+SegmentRunner = Callable[[MarketState, Sequence[MarketPolicy]], None]
+"""What plays a timer segment: `run_segment` (the reference), or `market_segments.run_segment`, which plays it
+compiled when every seat is greedy."""
+
+
+def deckbuilding(
+    state: MarketState, policies: Sequence[MarketPolicy], play_segment: SegmentRunner = run_segment
+) -> None:
+    """One deckbuilding phase: setup, three timer segments (each played by `play_segment`), the end of deckbuilding
+    (decks and collections)."""
     state.say(f"Round {state.round}: deckbuilding")
     for p, seat in enumerate(state.seats):
         seat.money += INCOME + power(state, p, POWER_INCOME)
@@ -970,7 +979,7 @@ def deckbuilding(state: MarketState, policies: Sequence[MarketPolicy]) -> None:
             reveal_metagame(state, META_TYPE, policies)
         elif segment == LAST_CALL:
             state.say("  the second timer ends: the aftermarket stops accepting cards for sale")
-        run_segment(state, policies)
+        play_segment(state, policies)
     state.say(f"Round {state.round}: end of deckbuilding")
     state.version += 1
     for p, seat in enumerate(state.seats):
@@ -1364,8 +1373,10 @@ def play_game(
     policies: Sequence[MarketPolicy],
     policy_codes: Sequence[int],
     trace: bool = False,
+    play_segment: SegmentRunner = run_segment,
 ) -> tuple[GameResult, list[str]]:
-    """One whole game for len(policies) seats (2-5): rounds, tournaments, final scoring."""
+    """One whole game for len(policies) seats (2-5): rounds, tournaments, final scoring; each timer segment played
+    by `play_segment` (the Python market's `run_segment` unless told)."""
     n = len(policies)
     if not 2 <= n <= engine_layout.MAX_PLAYERS:
         raise WorkbenchInputError(f"the whole game seats 2-5 players, not {n}.", expected="players 2 to 5")
@@ -1384,7 +1395,7 @@ def play_game(
         charts = [engine_layout.VP_ROUNDS.index("round1"), engine_layout.VP_ROUNDS.index("final")]
     for r, chart in zip(rounds, charts, strict=True):
         state.round = r
-        deckbuilding(state, policies)
+        deckbuilding(state, policies, play_segment)
         play_tournament(state, chart, f"Round {r}: tournament")
         if state.duel and max(sum(seat.tournament_vp) for seat in state.seats) >= DUEL_WINS:
             break

@@ -128,6 +128,14 @@ class MarketRng:
         twin._before, twin._after, twin._drawn, twin._at = self._before, self._after, self._drawn, self._at
         return twin
 
+    def resume(self, words: IntArray) -> None:
+        """Go on from the xorshift words `words` (`words()`'s order), as a compiled kernel left them after drawing
+        from this generator's state: the next draw is the one `rng_next` makes from them."""
+        self._before = (int(words[0]), int(words[1]), int(words[2]), int(words[3]))
+        self._after = np.array(self._before, dtype=np.int64)
+        self._drawn = []
+        self._at = 0
+
     def skip(self, draws: int) -> None:
         """Make `draws` draws and drop them. A `below` is one `next`, so `sample(n, k)` leaves the state `skip(k)`
         leaves, and a `copy` made before the skip can make the sample itself when it is wanted after all."""

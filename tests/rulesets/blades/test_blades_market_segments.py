@@ -1,0 +1,153 @@
+"""The compiled timer segment (`market_kernels.play_segment`, dispatched by `market_segments.run_segment`) against
+the Python market's (`market.run_segment`, the reference): every segment of whole games leaves the same state, on
+every configuration `market_fingerprint.py` digests and on random seeds, and whole games are the same games."""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Sequence
+
+import numpy as np
+import pytest
+
+from workbench.cards import OptionValue
+from workbench.loading import load_cardset
+from workbench.paths import bundled_sets
+from workbench.rulesets.blades import RULESET as BLADES
+from workbench.rulesets.blades import market as M
+from workbench.rulesets.blades import market_segments as S
+from workbench.rulesets.blades.market_policy import MARKET_POLICIES, make_policy
+from workbench.rulesets.blades.market_rng import MarketRng
+from workbench.rulesets.blades.market_runs import game_rngs, play_one
+
+CONFIGURATIONS: tuple[tuple[str, str, str, dict[str, OptionValue]], ...] = (
+    ("4 greedy", "greedy", "greedy", {}),
+    ("greedy A vs 3 random", "greedy", "random", {}),
+    ("4 random", "random", "random", {}),
+    ("2 greedy, Duel Mode", "greedy", "greedy", {"players": 2}),
+    ("2 greedy, normal rules", "greedy", "greedy", {"players": 2, "two_player_rules": "normal"}),
+    ("greedy A vs random, Duel Mode", "greedy", "random", {"players": 2}),
+    ("5 greedy", "greedy", "greedy", {"players": 5}),
+    ("5: greedy A vs random", "greedy", "random", {"players": 5}),
+    (
+        "3 greedy, clockwise, no trades",
+        "greedy",
+        "greedy",
+        {"players": 3, "market_order": "clockwise", "trades": False},
+    ),
+    ("4 greedy, pre-release", "greedy", "greedy", {"prerelease": True}),
+    ("4 greedy, characters and pro cards", "greedy", "greedy", {"characters": "random", "pro_cards": True}),
+    ("greedy A vs random, characters", "greedy", "random", {"characters": "random", "pro_cards": True}),
+    ("random A vs greedy, no metagame", "random", "greedy", {"metagame": "none", "collection_symbol": "pairwise"}),
+    ("4 greedy, three actions a segment", "greedy", "greedy", {"market_actions": 3}),
+)
+"""Tables of greedy and random seats: seat A's policy, the others', rule options (every configuration
+`market_fingerprint.py` digests but the search one, and three more)."""
+
+
+def market_cards(options: dict[str, OptionValue]) -> M.MarketCards:
+    cardset = load_cardset(bundled_sets("blades")[0], BLADES)
+    return M.compile_market(cardset, BLADES.resolve_options(options))
+
+
+def state_of(state: M.MarketState) -> tuple[object, ...]:
+    """Everything a segment may change, as plain values."""
+    return (
+        state.seats,
+        state.store_deck,
+        state.store_area,
+        state.store_discard,
+        state.aftermarket,
+        state.fusion_piles,
+        state.shown,
+        state.bought.tolist(),
+        state.bought_by_seat.tolist(),
+        state.rng.words(),
+    )
+
+
+class BothWays:
+    """A segment runner that plays every segment twice from the same state: the Python market's on a copy (with
+    copies of the policies), the compiled one on the game itself; it records any segment where they part."""
+
+    def __init__(self) -> None:
+        self.segments = 0
+        self.compiled = 0
+        self.parted: list[str] = []
+
+    def __call__(self, state: M.MarketState, policies: Sequence[M.MarketPolicy]) -> None:
+        twin = copy.deepcopy(state, {id(state.cards): state.cards})
+        M.run_segment(twin, copy.deepcopy(policies))
+        self.compiled += S.compiled(state, policies)
+        S.run_segment(state, policies)
+        self.segments += 1
+        if state_of(twin) != state_of(state):
+            self.parted.append(f"round {state.round}, segment {state.segment}")
+
+
+def play_both_ways(cards: M.MarketCards, seed: int, names: Sequence[str]) -> BothWays:
+    runner = BothWays()
+    policies = [make_policy(name) for name in names]
+    M.play_game(cards, MarketRng(seed), policies, [MARKET_POLICIES.index(name) for name in names], False, runner)
+    return runner
+
+
+@pytest.mark.parametrize(("label", "seat_a", "others", "options"), CONFIGURATIONS, ids=[c[0] for c in CONFIGURATIONS])
+def test_every_compiled_segment_leaves_the_state_the_python_segment_leaves(
+    label: str, seat_a: str, others: str, options: dict[str, OptionValue]
+) -> None:
+    cards = market_cards(options)
+    names = [seat_a] + [others] * (int(cards.options["players"]) - 1)
+    for seed in range(4):
+        runner = play_both_ways(cards, seed, names)
+        assert runner.parted == [], f"{label}, seed {seed}"
+        # Every segment was played compiled (the dispatch did not fall back to the Python market).
+        assert runner.compiled == runner.segments > 0
+
+
+def test_segments_agree_on_random_seeds() -> None:
+    cards = market_cards({})
+    seeds = random.Random(20261204).sample(range(2**62), 12)
+    for seed in seeds:
+        for names in (["greedy"] * 4, ["greedy", "random", "random", "random"]):
+            assert play_both_ways(cards, seed, names).parted == [], f"seed {seed}, {names}"
+
+
+def game_fields(result: M.GameResult) -> list[object]:
+    return [
+        value.tolist() if isinstance(value, np.ndarray) else value
+        for value in (getattr(result, f) for f in result.__dataclass_fields__)
+    ]
+
+
+def test_whole_games_through_the_runner_are_the_python_markets_games() -> None:
+    cards = market_cards({})
+    for k, (rng_python, rng_compiled) in enumerate(zip(game_rngs(3, 8), game_rngs(3, 8), strict=True)):
+        names = ["greedy"] + ["greedy" if k % 2 else "random"] * 3
+        codes = [MARKET_POLICIES.index(name) for name in names]
+        reference, _ = M.play_game(cards, rng_python, [make_policy(name) for name in names], codes)
+        result, _ = play_one(cards, rng_compiled, names)
+        assert game_fields(result) == game_fields(reference)
+        assert rng_python.words() == rng_compiled.words()
+
+
+def test_a_table_with_a_search_seat_or_a_trace_is_played_by_the_python_market() -> None:
+    cards = market_cards({})
+    state = M.new_game(cards, MarketRng(1), [0, 0, 0, 0])
+    greedy = [make_policy("greedy") for _ in range(4)]
+    assert S.compiled(state, greedy)
+    assert S.compiled(state, greedy[:3] + [make_policy("random")])
+    assert not S.compiled(state, greedy[:3] + [make_policy("search")])
+    traced = M.new_game(cards, MarketRng(1), [0, 0, 0, 0], trace=True)
+    assert not S.compiled(traced, greedy)
+
+
+def test_the_generator_goes_on_from_the_words_a_kernel_leaves() -> None:
+    rng, twin = MarketRng(11), MarketRng(11)
+    drawn = [rng.next() for _ in range(300)]
+    assert drawn == [twin.next() for _ in range(300)]
+    # A generator resumed from another's words draws what that one draws next, block boundaries included.
+    resumed = MarketRng(0)
+    resumed.resume(np.array(rng.words(), dtype=np.int64))
+    assert [resumed.next() for _ in range(600)] == [rng.next() for _ in range(600)]
