@@ -990,7 +990,8 @@ def deckbuilding(
         seat.deck = list(deck)
         if state.duel:
             turn_in_duel_collections(state, p, policies[p].duel_collections(state, p, deck))
-            state.say(f"  {SEATS[p]}'s deck: {', '.join(state.name(c) for c in deck)}; ${seat.money}")
+            if state.log is not None:
+                state.say(f"  {SEATS[p]}'s deck: {', '.join(state.name(c) for c in deck)}; ${seat.money}")
             continue
         chosen = policies[p].collection(state, p, deck)
         problem = collection_problem(state.cards, chosen)
@@ -1011,12 +1012,14 @@ def deckbuilding(
         seat.collections.append(list(chosen))
         seat.collection_vp.append(vp)
         seat.collection_rp.append(0)
-        if chosen:
-            state.say(
-                f"  {SEATS[p]} turns in a collection of {len(chosen)} ({', '.join(state.name(c) for c in chosen)}): "
-                f"{vp} VP"
-            )
-        state.say(f"  {SEATS[p]}'s deck: {', '.join(state.name(c) for c in deck)}; ${seat.money}")
+        # The trace's lines are formatted only when tracing: the card names cost more than the rest of the turn-in.
+        if state.log is not None:
+            if chosen:
+                state.say(
+                    f"  {SEATS[p]} turns in a collection of {len(chosen)} "
+                    f"({', '.join(state.name(c) for c in chosen)}): {vp} VP"
+                )
+            state.say(f"  {SEATS[p]}'s deck: {', '.join(state.name(c) for c in deck)}; ${seat.money}")
     # "Put all cards from the store and the Aftermarket into the Store Discard Pile."
     state.store_discard.extend(state.store_area)
     state.store_discard.extend(listing.card for listing in state.aftermarket)
@@ -1109,7 +1112,7 @@ def play_tournament(state: MarketState, vp_round: int, label: str, after_deckbui
     for m in range(engine_layout.MAX_META_STACKS):
         card = np.array([metagame[m]], dtype=np.int64)
         game[engine_layout.G_META + m] = engine_python_side.local_ids(ids, card)[0] if metagame[m] >= 0 else -1
-    if revealed_metagame(state):
+    if traced and revealed_metagame(state):
         state.say(f"  the metagame: {', '.join(cards.cards[c].name for c in revealed_metagame(state))}")
     if any(ENGINE_POLICIES[seat.policy] == SEARCH for seat in state.seats):
         # A `search` seat plays its tournament by the engine's search (determinized rollouts on its own turns).
@@ -1133,10 +1136,11 @@ def play_tournament(state: MarketState, vp_round: int, label: str, after_deckbui
             seat.tournament_vp.append(int(side[p, engine_layout.S_VP]))
             seat.places.append(int(side[p, engine_layout.S_PLACE]))
             seat.tournament_rp.append(int(side[p, engine_layout.S_RP]))
-            state.say(
-                f"  {SEATS[p]} places {int(side[p, engine_layout.S_PLACE])} with "
-                f"{int(side[p, engine_layout.S_RP])} RP: {int(side[p, engine_layout.S_VP])} VP"
-            )
+            if traced:
+                state.say(
+                    f"  {SEATS[p]} places {int(side[p, engine_layout.S_PLACE])} with "
+                    f"{int(side[p, engine_layout.S_RP])} RP: {int(side[p, engine_layout.S_VP])} VP"
+                )
         places = [int(side[p, engine_layout.S_PLACE]) for p in range(n)]
     left = int(game[engine_layout.G_STORE_LEFT])
     shown = int(game[engine_layout.G_AFTERMARKET])

@@ -42,47 +42,45 @@ def run_segment(state: M.MarketState, policies: Sequence[M.MarketPolicy]) -> Non
     cards = state.cards
     n = state.players
     seats = state.seats
-    room = (
-        len(state.store_deck)
-        + len(state.store_area)
-        + len(state.store_discard)
-        + len(state.aftermarket)
-        + sum(len(seat.binder) for seat in seats)
-        + sum(len(pile) for pile in state.fusion_piles)
-        + 1
+    limit = int(cards.options["market_actions"])
+    # Room for what a segment can add: a seat gains at most one card an action (a purchase, a trade, a fusion's
+    # promo) and the table sees at most as many, the aftermarket takes at most one sale an action, and the store
+    # deck becomes its discard at most (the segment adds nothing to either).
+    binder_room = max(len(seat.binder) for seat in seats) + limit + 1
+    shown_room = max(len(found) for found in state.shown) + limit + 1
+    packed = np.array(
+        [
+            [
+                seat.money,
+                seat.markers,
+                seat.friendship_left,
+                len(seat.binder),
+                len(state.shown[p]),
+                M.power(state, p, M.POWER_BUY_DISCOUNT),
+                M.power(state, p, M.POWER_SELL_BONUS),
+                M.power(state, p, M.POWER_FUSION),
+            ]
+            + [int(tier in seat.fused) for tier in range(len(M.FUSION_TIERS))]
+            for p, seat in enumerate(seats)
+        ],
+        dtype=np.int64,
     )
-    shown_room = room + max(len(found) for found in state.shown)
-    packed = np.zeros((n, MK.SEAT_COLUMNS), dtype=np.int64)
-    binders = np.zeros((n, room), dtype=np.int64)
-    shown = np.zeros((n, shown_room), dtype=np.int64)
-    for p, seat in enumerate(seats):
-        row = packed[p]
-        row[MK.SEAT_MONEY], row[MK.SEAT_MARKERS], row[MK.SEAT_FRIENDSHIP_LEFT] = (
-            seat.money,
-            seat.markers,
-            seat.friendship_left,
-        )
-        row[MK.SEAT_BINDER_N], row[MK.SEAT_SHOWN_N] = len(seat.binder), len(state.shown[p])
-        row[MK.SEAT_DISCOUNT] = M.power(state, p, M.POWER_BUY_DISCOUNT)
-        row[MK.SEAT_SELL_BONUS] = M.power(state, p, M.POWER_SELL_BONUS)
-        row[MK.SEAT_FUSION_CUT] = M.power(state, p, M.POWER_FUSION)
-        for tier in seat.fused:
-            row[MK.SEAT_FUSED + tier] = 1
-        binders[p, : len(seat.binder)] = seat.binder
-        shown[p, : len(state.shown[p])] = state.shown[p]
+    binders = np.array([seat.binder + [0] * (binder_room - len(seat.binder)) for seat in seats], dtype=np.int64)
+    shown = np.array([found + [0] * (shown_room - len(found)) for found in state.shown], dtype=np.int64)
     friendship_from = np.array([seat.friendship_from for seat in seats], dtype=np.int64).reshape(n, n)
-    store_deck = _filled(state.store_deck, room)
+    store_room = max(len(state.store_deck), len(state.store_discard))
+    store_deck = _filled(state.store_deck, store_room)
     store_area = _filled(state.store_area, MK.STORE_AREA)
-    store_discard = _filled(state.store_discard, room)
-    after_card = _filled([listing.card for listing in state.aftermarket], room)
-    after_owner = _filled([listing.owner for listing in state.aftermarket], room)
+    store_discard = _filled(state.store_discard, store_room)
+    after_room = len(state.aftermarket) + n * limit
+    after_card = _filled([listing.card for listing in state.aftermarket], after_room)
+    after_owner = _filled([listing.owner for listing in state.aftermarket], after_room)
     sizes = np.array(
         [len(state.store_deck), len(state.store_area), len(state.store_discard), len(state.aftermarket)],
         dtype=np.int64,
     )
-    piles = np.zeros((len(state.fusion_piles), room), dtype=np.int64)
-    for tier, pile in enumerate(state.fusion_piles):
-        piles[tier, : len(pile)] = pile
+    pile_room = max(len(pile) for pile in state.fusion_piles) + 1
+    piles = np.array([pile + [0] * (pile_room - len(pile)) for pile in state.fusion_piles], dtype=np.int64)
     pile_n = np.array([len(pile) for pile in state.fusion_piles], dtype=np.int64)
     words = np.array(state.rng.words(), dtype=np.int64)
     tables = appraisal_tables(cards)
@@ -90,7 +88,7 @@ def run_segment(state: M.MarketState, policies: Sequence[M.MarketPolicy]) -> Non
     applied = MK.play_segment(
         np.array(M.segment_order(state), dtype=np.int64),
         np.array([COMPILED_POLICIES[type(policy)] for policy in policies], dtype=np.int64),
-        int(cards.options["market_actions"]),
+        limit,
         state.duel,
         state.segment < M.LAST_CALL,
         bool(cards.options["trades"]),
@@ -125,34 +123,33 @@ def run_segment(state: M.MarketState, policies: Sequence[M.MarketPolicy]) -> Non
             DUEL_RP_PER_CARD,
         ),
     )
-    for p, seat in enumerate(seats):
-        row = packed[p].tolist()
+    # Read back as lists first: a list's slice costs less than an array's slice and its `tolist`.
+    binder_rows, shown_rows, given = binders.tolist(), shown.tolist(), friendship_from.tolist()
+    for p, (seat, row) in enumerate(zip(seats, packed.tolist(), strict=True)):
         seat.money, seat.markers, seat.friendship_left = (
             row[MK.SEAT_MONEY],
             row[MK.SEAT_MARKERS],
             row[MK.SEAT_FRIENDSHIP_LEFT],
         )
         seat.fused = {tier for tier in range(len(M.FUSION_TIERS)) if row[MK.SEAT_FUSED + tier]}
-        seat.binder = binders[p, : row[MK.SEAT_BINDER_N]].tolist()
-        seat.friendship_from = friendship_from[p].tolist()
-        state.shown[p] = shown[p, : row[MK.SEAT_SHOWN_N]].tolist()
+        seat.binder = binder_rows[p][: row[MK.SEAT_BINDER_N]]
+        seat.friendship_from = given[p]
+        state.shown[p] = shown_rows[p][: row[MK.SEAT_SHOWN_N]]
     held = sizes.tolist()
-    state.store_deck = store_deck[: held[MK.S_STORE_DECK]].tolist()
-    state.store_area = store_area[: held[MK.S_STORE_AREA]].tolist()
-    state.store_discard = store_discard[: held[MK.S_STORE_DISCARD]].tolist()
+    state.store_deck = store_deck.tolist()[: held[MK.S_STORE_DECK]]
+    state.store_area = store_area.tolist()[: held[MK.S_STORE_AREA]]
+    state.store_discard = store_discard.tolist()[: held[MK.S_STORE_DISCARD]]
+    listed = held[MK.S_AFTERMARKET]
     state.aftermarket = [
         M.Listing(card, owner)
-        for card, owner in zip(
-            after_card[: held[MK.S_AFTERMARKET]].tolist(), after_owner[: held[MK.S_AFTERMARKET]].tolist(), strict=True
-        )
+        for card, owner in zip(after_card.tolist()[:listed], after_owner.tolist()[:listed], strict=True)
     ]
-    state.fusion_piles = [piles[tier, : pile_n[tier]].tolist() for tier in range(len(state.fusion_piles))]
+    state.fusion_piles = [pile[:left] for pile, left in zip(piles.tolist(), pile_n.tolist(), strict=True)]
     state.rng.resume(words)
     state.version += int(applied)
 
 
-def _filled(values: Sequence[int], room: int) -> np.ndarray:
-    """`values` at the head of an int64 array of `room` words (at least one: an empty pile still gets an array)."""
-    out = np.zeros(max(room, len(values), 1), dtype=np.int64)
-    out[: len(values)] = values
-    return out
+def _filled(values: list[int], room: int) -> np.ndarray:
+    """`values` at the head of an int64 array of `room` words (at least one more: an empty pile still gets an
+    array)."""
+    return np.array(values + [0] * (max(room, len(values)) + 1 - len(values)), dtype=np.int64)
