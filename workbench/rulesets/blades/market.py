@@ -861,8 +861,10 @@ def deck_problem(cards: MarketCards, deck: Sequence[int]) -> str:
     """Why `deck` is not a legal tournament deck, or '' when it is (one copy of a card; 8 / 1 / 2)."""
     if len(set(deck)) != len(deck):
         return "a card appears twice ('You may only have one copy of any card in your deck!')"
+    # The kinds read in one numpy call: an array's item read one card at a time cost most of a whole game's turn-in.
+    kinds = cards.kind[list(deck)].tolist() if deck else []
     for kind, limit in DECK_LIMITS.items():
-        if sum(1 for c in deck if cards.kind[c] == kind) > limit:
+        if kinds.count(kind) > limit:
             return f"more than {limit} {engine_layout.KIND_NAMES[kind]}(s)"
     return ""
 

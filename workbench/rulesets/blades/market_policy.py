@@ -702,7 +702,12 @@ class GreedyMarket:
         return list(appraise(state, p).deck)
 
     def collection(self, state: MarketState, p: int, deck: Sequence[int]) -> list[int]:
-        """The largest collection from the cards outside the deck."""
+        """The largest collection from the cards outside the deck: the appraisal's when `deck` is the appraisal's
+        deck (it is `best_collection` of the same cards, worked out with the deck), else `best_collection`."""
+        if not state.duel:
+            appraisal = appraise(state, p)
+            if list(deck) == appraisal.deck:
+                return list(appraisal.collection)
         rest = list(state.seats[p].binder)
         for c in deck:
             rest.remove(c)
