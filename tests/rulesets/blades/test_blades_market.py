@@ -807,3 +807,35 @@ def test_store_power_rows_on_the_buy_cost_axis() -> None:
     assert [row["buy_cost"] for row in rows] == sorted(row["buy_cost"] for row in rows)
     assert all(row["low"] <= row["power"] <= row["high"] for row in rows)
     assert len({row["power"] for row in rows}) > 1
+
+
+class DeckOf(PassPolicy):
+    """Plays the deck it is given, owned or not."""
+
+    def __init__(self, deck: list[int]) -> None:
+        self.chosen = deck
+
+    def deck(self, state: M.MarketState, p: int) -> list[int]:
+        return list(self.chosen)
+
+
+@pytest.mark.parametrize(
+    ("replace", "problem"),
+    [
+        # A card the seat does not own (the binder keeps its starter deck, one card swapped for another).
+        (True, "cards it does not own"),
+        # The same card twice: the deck rule, named before ownership is asked.
+        (False, "a card appears twice"),
+    ],
+)
+def test_a_policy_deck_of_cards_not_owned_or_twice_the_same_is_refused(replace: bool, problem: str) -> None:
+    state = fresh()
+    owned = M.legal_part(state.cards, state.seats[0].binder)
+    if replace:
+        stranger = next(c for c in range(len(CARDS.cards)) if c not in state.seats[0].binder)
+        deck = [*owned[1:], stranger]
+    else:
+        deck = [*owned[1:], owned[1]]
+    policies = [DeckOf(deck)] + [PassPolicy() for _ in range(3)]
+    with pytest.raises(ValueError, match=f"seat A's policy built an illegal deck: {problem}"):
+        M.deckbuilding(state, policies)

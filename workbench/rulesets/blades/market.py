@@ -987,7 +987,8 @@ def deckbuilding(
     for p, seat in enumerate(state.seats):
         deck = policies[p].deck(state, p)
         problem = deck_problem(state.cards, deck)
-        if problem or any(deck.count(c) > seat.binder.count(c) for c in deck):
+        # A deck without a problem holds one copy of a card: it is owned when every card is in the binder.
+        if problem or not set(deck).issubset(seat.binder):
             raise ValueError(f"seat {SEATS[p]}'s policy built an illegal deck: {problem or 'cards it does not own'}")
         seat.deck = list(deck)
         if state.duel:
