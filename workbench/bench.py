@@ -166,8 +166,10 @@ SEARCH_MATCHES = 200
 """Matches the search figure plays: search is 10 to 1,000 times slower than greedy (issue 33), so 200 matches keep
 the slowest engine's figure under a minute while the one-core rate is still steady to a few per cent."""
 
-WHOLE_GAMES = 20
-"""Whole games the whole-game figure plays (after one game that loads or compiles the engine)."""
+WHOLE_GAMES = 200
+"""Whole games the whole-game figure plays (after one game that loads or compiles the engine). 200, not 20: the
+first games of a run also make the market's valuations of each metagame they meet, and at 20 games two runs of one
+tree gave 84 and 133 games a second (docs/benchmarks.md, 2026-12-04); a compiled game takes a few milliseconds."""
 
 
 def bench_matches_for(policy: str, ruleset: Ruleset) -> int:
