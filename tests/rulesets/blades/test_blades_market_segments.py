@@ -1,6 +1,8 @@
-"""The compiled timer segment (`market_kernels.play_segment`, dispatched by `market_segments.run_segment`) against
-the Python market's (`market.run_segment`, the reference): every segment of whole games leaves the same state, on
-every configuration `market_fingerprint.py` digests and on random seeds, and whole games are the same games."""
+"""The compiled timer segments (`market_kernels.play_segment`, dispatched by `market_segments.run_segment`, and a
+round's three in one call, `market_kernels.play_round_segments` by `market_segments.run_segments`) against the Python
+market's (`market.run_segment` and `market.run_segments`, the reference): every segment and every round of whole games
+leaves the same state, on every configuration `market_fingerprint.py` digests and on random seeds, and whole games
+are the same games."""
 
 from __future__ import annotations
 
@@ -52,8 +54,13 @@ def market_cards(options: dict[str, OptionValue]) -> M.MarketCards:
 
 
 def state_of(state: M.MarketState) -> tuple[object, ...]:
-    """Everything a segment may change, as plain values."""
+    """Everything a segment or a round's segments (the deal and the reveal between them) may change, as plain
+    values."""
     return (
+        state.segment,
+        state.short,
+        state.metagame,
+        state.meta_stacks,
         state.seats,
         state.store_deck,
         state.store_area,
@@ -68,26 +75,40 @@ def state_of(state: M.MarketState) -> tuple[object, ...]:
 
 
 class BothWays:
-    """A segment runner that plays every segment twice from the same state: the Python market's on a copy (with
-    copies of the policies), the compiled one on the game itself; it records any segment where they part."""
+    """A segments runner that plays every segment (`rounds` False) or every round's three segments (True) twice
+    from the same state: the Python market's on a copy (with copies of the policies), the compiled one on the game
+    itself; it records any segment or round where they part."""
 
-    def __init__(self) -> None:
-        self.segments = 0
+    def __init__(self, rounds: bool) -> None:
+        self.rounds = rounds
+        self.played = 0
         self.compiled = 0
         self.parted: list[str] = []
 
     def __call__(self, state: M.MarketState, policies: Sequence[M.MarketPolicy]) -> None:
+        if not self.rounds:
+            M.run_segments(state, policies, self.segment)
+            return
+        twin = copy.deepcopy(state, {id(state.cards): state.cards})
+        M.run_segments(twin, copy.deepcopy(policies))
+        self.compiled += S.compiled(state, policies)
+        S.run_segments(state, policies)
+        self.played += 1
+        if state_of(twin) != state_of(state):
+            self.parted.append(f"round {state.round}")
+
+    def segment(self, state: M.MarketState, policies: Sequence[M.MarketPolicy]) -> None:
         twin = copy.deepcopy(state, {id(state.cards): state.cards})
         M.run_segment(twin, copy.deepcopy(policies))
         self.compiled += S.compiled(state, policies)
         S.run_segment(state, policies)
-        self.segments += 1
+        self.played += 1
         if state_of(twin) != state_of(state):
             self.parted.append(f"round {state.round}, segment {state.segment}")
 
 
-def play_both_ways(cards: M.MarketCards, seed: int, names: Sequence[str]) -> BothWays:
-    runner = BothWays()
+def play_both_ways(cards: M.MarketCards, seed: int, names: Sequence[str], rounds: bool) -> BothWays:
+    runner = BothWays(rounds)
     policies = [make_policy(name) for name in names]
     M.play_game(cards, MarketRng(seed), policies, [MARKET_POLICIES.index(name) for name in names], False, runner)
     return runner
@@ -100,10 +121,11 @@ def test_every_compiled_segment_leaves_the_state_the_python_segment_leaves(
     cards = market_cards(options)
     names = [seat_a] + [others] * (int(cards.options["players"]) - 1)
     for seed in range(4):
-        runner = play_both_ways(cards, seed, names)
-        assert runner.parted == [], f"{label}, seed {seed}"
-        # Every segment was played compiled (the dispatch did not fall back to the Python market).
-        assert runner.compiled == runner.segments > 0
+        for rounds in (False, True):
+            runner = play_both_ways(cards, seed, names, rounds)
+            assert runner.parted == [], f"{label}, seed {seed}, {'rounds' if rounds else 'segments'}"
+            # Every segment or round was played compiled (the dispatch did not fall back to the Python market).
+            assert runner.compiled == runner.played > 0
 
 
 def test_segments_agree_on_random_seeds() -> None:
@@ -111,7 +133,8 @@ def test_segments_agree_on_random_seeds() -> None:
     seeds = random.Random(20261204).sample(range(2**62), 12)
     for seed in seeds:
         for names in (["greedy"] * 4, ["greedy", "random", "random", "random"]):
-            assert play_both_ways(cards, seed, names).parted == [], f"seed {seed}, {names}"
+            for rounds in (False, True):
+                assert play_both_ways(cards, seed, names, rounds).parted == [], f"seed {seed}, {names}, {rounds}"
 
 
 def game_fields(result: M.GameResult) -> list[object]:
@@ -151,3 +174,27 @@ def test_the_generator_goes_on_from_the_words_a_kernel_leaves() -> None:
     resumed = MarketRng(0)
     resumed.resume(np.array(rng.words(), dtype=np.int64))
     assert [resumed.next() for _ in range(600)] == [rng.next() for _ in range(600)]
+
+
+def test_a_round_with_the_power_creep_plays_its_segments_one_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Power Creep's policy picks the Type metagame card it reveals (in Python), so a round with it at the table
+    is played a segment at a time, compiled, with the reveal between; still the Python market's round."""
+    cards = market_cards({"characters": "random", "pro_cards": True})
+    creep = [c.name for c in M.CHARACTERS].index("The Power Creep")
+
+    def no_round_kernel(*args: object) -> None:
+        raise AssertionError("the round's segments were played in one call")
+
+    monkeypatch.setattr(S.MK, "play_round_segments", no_round_kernel)
+    for seed in range(3):
+        state = M.new_game(cards, MarketRng(seed), [0, 0, 0, 0])
+        state.seats[1].character = creep
+        assert M.power(state, 1, M.POWER_META_LOOK) > 1
+        policies = [make_policy("greedy"), make_policy("greedy"), make_policy("random"), make_policy("random")]
+        M.deal(state, M.DEAL)
+        M.fill_store_area(state)
+        M.reveal_metagame(state, M.META_ELEMENTAL, policies)
+        twin = copy.deepcopy(state, {id(state.cards): state.cards})
+        M.run_segments(twin, copy.deepcopy(policies))
+        S.run_segments(state, policies)
+        assert state_of(twin) == state_of(state), f"seed {seed}"

@@ -953,14 +953,30 @@ def run_segment(state: MarketState, policies: Sequence[MarketPolicy]) -> None:
 
 
 SegmentRunner = Callable[[MarketState, Sequence[MarketPolicy]], None]
-"""What plays a timer segment: `run_segment` (the reference), or `market_segments.run_segment`, which plays it
-compiled when every seat is greedy."""
+"""What plays a timer segment (`run_segment`, the reference, or `market_segments.run_segment`, compiled), or a
+round's three (`run_segments`, the reference, or `market_segments.run_segments`, compiled)."""
+
+
+def run_segments(
+    state: MarketState, policies: Sequence[MarketPolicy], play_segment: SegmentRunner = run_segment
+) -> None:
+    """A round's three timer segments, each played by `play_segment`: six more cards each and the Type metagame
+    card after the first ("the first timer ends"), no sales in the last."""
+    for segment in range(SEGMENTS):
+        state.segment = segment
+        if segment == 1:
+            state.say("  the first timer ends: six more cards each")
+            deal(state, DEAL)
+            reveal_metagame(state, META_TYPE, policies)
+        elif segment == LAST_CALL:
+            state.say("  the second timer ends: the aftermarket stops accepting cards for sale")
+        play_segment(state, policies)
 
 
 def deckbuilding(
-    state: MarketState, policies: Sequence[MarketPolicy], play_segment: SegmentRunner = run_segment
+    state: MarketState, policies: Sequence[MarketPolicy], play_segments: SegmentRunner = run_segments
 ) -> None:
-    """One deckbuilding phase: setup, three timer segments (each played by `play_segment`), the end of deckbuilding
+    """One deckbuilding phase: setup, the three timer segments (played by `play_segments`), the end of deckbuilding
     (decks and collections)."""
     state.say(f"Round {state.round}: deckbuilding")
     for p, seat in enumerate(state.seats):
@@ -973,15 +989,7 @@ def deckbuilding(
     # Setup the Phase, step 6, before "7. Set a Timer for 7 minutes, and begin!"
     discard_metagame(state)
     reveal_metagame(state, META_ELEMENTAL, policies)
-    for segment in range(SEGMENTS):
-        state.segment = segment
-        if segment == 1:
-            state.say("  the first timer ends: six more cards each")
-            deal(state, DEAL)
-            reveal_metagame(state, META_TYPE, policies)
-        elif segment == LAST_CALL:
-            state.say("  the second timer ends: the aftermarket stops accepting cards for sale")
-        play_segment(state, policies)
+    play_segments(state, policies)
     state.say(f"Round {state.round}: end of deckbuilding")
     state.version += 1
     for p, seat in enumerate(state.seats):
@@ -1380,10 +1388,10 @@ def play_game(
     policies: Sequence[MarketPolicy],
     policy_codes: Sequence[int],
     trace: bool = False,
-    play_segment: SegmentRunner = run_segment,
+    play_segments: SegmentRunner = run_segments,
 ) -> tuple[GameResult, list[str]]:
-    """One whole game for len(policies) seats (2-5): rounds, tournaments, final scoring; each timer segment played
-    by `play_segment` (the Python market's `run_segment` unless told)."""
+    """One whole game for len(policies) seats (2-5): rounds, tournaments, final scoring; each round's timer segments
+    played by `play_segments` (the Python market's `run_segments` unless told)."""
     n = len(policies)
     if not 2 <= n <= engine_layout.MAX_PLAYERS:
         raise WorkbenchInputError(f"the whole game seats 2-5 players, not {n}.", expected="players 2 to 5")
@@ -1402,7 +1410,7 @@ def play_game(
         charts = [engine_layout.VP_ROUNDS.index("round1"), engine_layout.VP_ROUNDS.index("final")]
     for r, chart in zip(rounds, charts, strict=True):
         state.round = r
-        deckbuilding(state, policies, play_segment)
+        deckbuilding(state, policies, play_segments)
         play_tournament(state, chart, f"Round {r}: tournament")
         if state.duel and max(sum(seat.tournament_vp) for seat in state.seats) >= DUEL_WINS:
             break

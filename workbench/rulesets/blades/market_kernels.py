@@ -1,7 +1,8 @@
-"""A timer segment of the whole game's deckbuilding phase, compiled, for tables of greedy and random seats: issue 33's
-compiled market, its first part (the segments were most of a whole game's time: docs/benchmarks.md).
+"""The timer segments of the whole game's deckbuilding phase, compiled, for tables of greedy and random seats: issue
+33's compiled market, its first part (the segments were most of a whole game's time: docs/benchmarks.md).
 
-`play_segment` plays what `market.run_segment` plays with `market_policy.GreedyMarket` or `RandomMarket` at each
+`play_segment` plays what `market.run_segment` plays (and `play_round_segments` what `market.run_segments` plays: a
+round's three segments with the deal after the first) with `market_policy.GreedyMarket` or `RandomMarket` at each
 seat: turns of one action round the order until every seat has passed in a row or used its actions, each action the
 seat's policy's (greedy's `act`: the best value per dollar in the store, the aftermarket and the other binders, else
 a fusion, a sale or a pass; random's: a uniform draw over the legal actions), applied by `market.apply`'s rules, with
@@ -56,6 +57,10 @@ FRIENDSHIP_MARGIN = 4.0
 """`market_policy.FRIENDSHIP_MARGIN`."""
 FUSION_SHARE = 0.5
 """`market_policy.FUSION_SHARE`."""
+SEGMENTS = 3
+"""Timer segments of a round's deckbuilding (`market.SEGMENTS`)."""
+LAST_CALL = 2
+"""The segment in which the aftermarket takes no sales (`market.LAST_CALL`)."""
 
 
 @kernel
@@ -489,24 +494,179 @@ def play_segment(
 ) -> int:
     """`market.run_segment` on the packed state (module docstring), seat p playing `GreedyMarket` where
     `policy_of[p]` is GREEDY and `RandomMarket` where it is RANDOM; how many actions were applied."""
+    work = segment_work(seats, binders, tables)
+    return segment_turns(
+        order,
+        policy_of,
+        limit,
+        duel,
+        can_sell,
+        trades_on,
+        most,
+        seats,
+        friendship_from,
+        binders,
+        shown,
+        store_deck,
+        store_area,
+        store_discard,
+        after_card,
+        after_owner,
+        sizes,
+        piles,
+        pile_n,
+        words,
+        bought,
+        bought_by_seat,
+        price,
+        set_of,
+        tables,
+        work,
+    )
+
+
+@kernel
+def play_round_segments(
+    order: IntArray,
+    policy_of: IntArray,
+    limit: EngineInt,
+    duel: bool,
+    trades_on: bool,
+    most: EngineInt,
+    first: EngineInt,
+    deal_count: EngineInt,
+    seats: IntArray,
+    friendship_from: IntArray,
+    binders: IntArray,
+    shown: IntArray,
+    store_deck: IntArray,
+    store_area: IntArray,
+    store_discard: IntArray,
+    after_card: IntArray,
+    after_owner: IntArray,
+    sizes: IntArray,
+    piles: IntArray,
+    pile_n: IntArray,
+    words: IntArray,
+    bought: IntArray,
+    bought_by_seat: IntArray,
+    price: IntArray,
+    set_of: IntArray,
+    tables: Any,
+    later_tables: Any,
+) -> tuple[int, int]:
+    """A round's three timer segments (`market.run_segments`) on the packed state: the first under `tables`, then
+    `deal_count` cards dealt to each seat from the store round the table from seat `first` (`market.deal`), then the
+    second and the last under `later_tables` (the valuation after the Type metagame card is revealed); the
+    aftermarket takes sales in the first two. How many actions were applied, and how many cards the store could not
+    deal."""
+    work = segment_work(seats, binders, tables)
+    applied = 0
+    short = 0
+    for segment in range(SEGMENTS):
+        if segment == 1:
+            n = seats.shape[0]
+            for _ in range(deal_count):
+                for k in range(n):
+                    card = draw_store(store_deck, store_discard, sizes, words)
+                    if card < 0:
+                        short += 1
+                    else:
+                        add_card(binders, seats, (first + k) % n, SEAT_BINDER_N, card)
+        applied += segment_turns(
+            order,
+            policy_of,
+            limit,
+            duel,
+            segment < LAST_CALL,
+            trades_on,
+            most,
+            seats,
+            friendship_from,
+            binders,
+            shown,
+            store_deck,
+            store_area,
+            store_discard,
+            after_card,
+            after_owner,
+            sizes,
+            piles,
+            pile_n,
+            words,
+            bought,
+            bought_by_seat,
+            price,
+            set_of,
+            tables if segment == 0 else later_tables,
+            work,
+        )
+    return applied, short
+
+
+@kernel
+def segment_work(seats: IntArray, binders: IntArray, tables: Any) -> Any:
+    """The working room of a segment's turns (`segment_turns`): the seats' appraisals, refused trades, the decided
+    action and greedy's scratch, sized for the binders' room."""
     facts = tables[0]
     n = seats.shape[0]
     n_cards = facts.shape[0]
     room = binders.shape[1]
     n_sets = tables[4].shape[0]
-    appraised = np.zeros(n, dtype=np.int64)
-    ints = np.empty((n, COUNTS + room), dtype=np.int64)
-    floats = np.empty((n, FLOAT_BLOCKS * n_cards + n_sets), dtype=np.float64)
-    refused = np.zeros((n, n, n_cards), dtype=np.int64)
-    action = np.empty(A_CARDS + room, dtype=np.int64)
-    scratch = (
-        np.empty(n_cards, dtype=np.int64),
-        np.empty(n_cards, dtype=np.int64),
-        np.empty(n * n_cards, dtype=np.float64),
-        np.empty(n * n_cards, dtype=np.int64),
-        np.empty(n * n_cards, dtype=np.int64),
-        np.empty(n * n_cards, dtype=np.float64),
+    return (
+        np.zeros(n, dtype=np.int64),
+        np.empty((n, COUNTS + room), dtype=np.int64),
+        np.empty((n, FLOAT_BLOCKS * n_cards + n_sets), dtype=np.float64),
+        np.zeros((n, n, n_cards), dtype=np.int64),
+        np.empty(A_CARDS + room, dtype=np.int64),
+        (
+            np.empty(n_cards, dtype=np.int64),
+            np.empty(n_cards, dtype=np.int64),
+            np.empty(n * n_cards, dtype=np.float64),
+            np.empty(n * n_cards, dtype=np.int64),
+            np.empty(n * n_cards, dtype=np.int64),
+            np.empty(n * n_cards, dtype=np.float64),
+        ),
     )
+
+
+@kernel
+def segment_turns(
+    order: IntArray,
+    policy_of: IntArray,
+    limit: EngineInt,
+    duel: bool,
+    can_sell: bool,
+    trades_on: bool,
+    most: EngineInt,
+    seats: IntArray,
+    friendship_from: IntArray,
+    binders: IntArray,
+    shown: IntArray,
+    store_deck: IntArray,
+    store_area: IntArray,
+    store_discard: IntArray,
+    after_card: IntArray,
+    after_owner: IntArray,
+    sizes: IntArray,
+    piles: IntArray,
+    pile_n: IntArray,
+    words: IntArray,
+    bought: IntArray,
+    bought_by_seat: IntArray,
+    price: IntArray,
+    set_of: IntArray,
+    tables: Any,
+    work: Any,
+) -> int:
+    """One segment's turns (`market.run_segment`): each seat's policy's action, applied, until every seat has passed
+    in a row or used its actions; how many actions were applied. A segment starts with no appraisal made and no
+    trade refused (greedy's appraisals are the segment's; its refusals are remembered by segment)."""
+    (appraised, ints, floats, refused, action, scratch) = work
+    appraised[:] = 0
+    refused[:] = 0
+    facts = tables[0]
+    n = seats.shape[0]
     used = np.zeros(n, dtype=np.int64)
     passes = 0
     k = 0

@@ -74,15 +74,15 @@ def game_rngs(seed: int, games: int) -> list[MarketRng]:
 def play_one(
     cards: MarketCards, rng: MarketRng, policies: Sequence[str], trace: bool = False
 ) -> tuple[GameResult, list[str]]:
-    """One whole game with fresh policy objects; its timer segments compiled when every seat is greedy
-    (`market_segments`: the same games as the Python market's)."""
+    """One whole game with fresh policy objects; its timer segments compiled when every seat is greedy or random
+    (`market_segments.run_segments`: the same games as the Python market's)."""
     return play_game(
         cards,
         rng,
         [make_policy(name) for name in policies],
         [MARKET_POLICIES.index(n) for n in policies],
         trace,
-        market_segments.run_segment,
+        market_segments.run_segments,
     )
 
 
@@ -237,15 +237,18 @@ def play_full_games(
 
 def warm_whole_game(cardset: CardSet, options: Mapping[str, OptionValue]) -> None:
     """Compile (or load from Numba's cache) what a whole game compiles beside the tournament engine: greedy's
-    appraisal (`appraisal_kernels`), by appraising seat A's opening binder once, and the compiled timer segment
-    (`market_kernels`), by playing the opening state's first segment with a greedy seat A and random others.
+    appraisal (`appraisal_kernels`), by appraising seat A's opening binder once, and the compiled timer segments
+    (`market_kernels`), by playing the opening state's first segment, then a round's three segments, with a greedy
+    seat A and random others.
     `workbench warm blades` and the app's background warm-up call it after the engine, so a designer's first
     whole-game run does not wait for it."""
     cards = compile_market(cardset, options)
     players = int(options["players"])
     state = new_game(cards, MarketRng(0), [0] * players)
     Appraisal(state, 0)
-    market_segments.run_segment(state, [make_policy("greedy")] + [make_policy("random")] * (players - 1))
+    policies = [make_policy("greedy")] + [make_policy("random")] * (players - 1)
+    market_segments.run_segment(state, policies)
+    market_segments.run_segments(state, policies)
 
 
 def check_games(games: int) -> None:

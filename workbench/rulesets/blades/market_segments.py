@@ -1,16 +1,19 @@
-"""Which way a timer segment of the whole game is played: compiled (`market_kernels.play_segment`) when every seat is
-greedy or random and nothing is traced, else by the Python market (`market.run_segment`, the reference).
+"""Which way the timer segments of the whole game are played: compiled (`market_kernels.play_round_segments`, a
+round's three in one call; `market_kernels.play_segment`, one) when every seat is greedy or random and nothing is
+traced, else by the Python market (`market.run_segments` and `market.run_segment`, the reference).
 
-`run_segment` packs the state into the kernel's arrays, plays the segment and writes the state back: the binders,
-money, markers, Friendship cards, fusions, the store, the aftermarket, the promo piles, what the table has seen,
-the store's purchase counts and the game's generator, as the Python segment leaves them
+`run_segments` and `run_segment` pack the state into the kernels' arrays (`SegmentArrays`), play and write the state
+back: the binders, money, markers, Friendship cards, fusions, the store, the aftermarket, the promo piles, what the
+table has seen, the store's purchase counts and the game's generator, as the Python segments leave them
 (tests/rulesets/blades/test_blades_market_segments.py plays both on every bundled configuration and on random seeds,
-and holds them to identical games).
+and holds them to identical games). Packed once a round, not once a segment: the packing cost about as much as a
+segment's play (docs/benchmarks.md, 2026-12-04).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 
@@ -40,14 +43,126 @@ def run_segment(state: M.MarketState, policies: Sequence[M.MarketPolicy]) -> Non
         M.run_segment(state, policies)
         return
     cards = state.cards
+    packed = _packed(state, policies, 1)
+    applied = MK.play_segment(
+        packed.order,
+        packed.policy_of,
+        packed.limit,
+        state.duel,
+        state.segment < M.LAST_CALL,
+        bool(cards.options["trades"]),
+        cards.collection_max,
+        *packed.arrays,
+        cards.price,
+        cards.set_of,
+        _tables(cards, M.revealed_metagame(state)),
+    )
+    _unpack(state, packed)
+    state.version += int(applied)
+
+
+def run_segments(state: M.MarketState, policies: Sequence[M.MarketPolicy]) -> None:
+    """A round's three timer segments (`market.run_segments`): in one compiled call when `compiled` says so and no
+    seat's character looks at the metagame stacks before a card is revealed (its policy picks the card, in Python:
+    then each segment is compiled alone), else by the Python market."""
+    if not compiled(state, policies):
+        M.run_segments(state, policies)
+        return
+    if any(M.power(state, p, M.POWER_META_LOOK) > 1 for p in range(state.players)):
+        M.run_segments(state, policies, run_segment)
+        return
+    cards = state.cards
+    # The Type metagame card the reveal after the first segment shows: the top of each Type stack that has cards
+    # (no seat picks it). Revealed in Python after the call; the later segments' valuation reads it.
+    later = [
+        stack[0] if cards.meta_timing[m] == M.META_TYPE and stack else state.metagame[m]
+        for m, stack in enumerate(state.meta_stacks)
+    ]
+    packed = _packed(state, policies, M.SEGMENTS, M.DEAL)
+    applied, short = MK.play_round_segments(
+        packed.order,
+        packed.policy_of,
+        packed.limit,
+        state.duel,
+        bool(cards.options["trades"]),
+        cards.collection_max,
+        state.first,
+        M.DEAL,
+        *packed.arrays,
+        cards.price,
+        cards.set_of,
+        _tables(cards, M.revealed_metagame(state)),
+        _tables(cards, tuple(c for c in later if c >= 0)),
+    )
+    _unpack(state, packed)
+    # What the Python segments leave besides the packed state: the segment, the deal's shortfall and version step,
+    # and the Type metagame card revealed (as `market.reveal_metagame` reveals it: it reads nothing the segments
+    # change and draws nothing).
+    state.segment = M.LAST_CALL
+    state.short += int(short)
+    state.version += 1 + int(applied)
+    M.reveal_metagame(state, M.META_TYPE, policies)
+
+
+class SegmentArrays(NamedTuple):
+    """The state as the segment kernels read and change it, in their arguments' order (`market_kernels`)."""
+
+    seats: np.ndarray
+    """One row a seat (SEAT_* columns)."""
+    friendship_from: np.ndarray
+    """Friendship cards seat p received from seat q, at [p, q]."""
+    binders: np.ndarray
+    """Each seat's binder, SEAT_BINDER_N cards at the head of its row."""
+    shown: np.ndarray
+    """The cards each seat has shown the table, SEAT_SHOWN_N at the head of its row."""
+    store_deck: np.ndarray
+    """The store deck (S_STORE_DECK cards)."""
+    store_area: np.ndarray
+    """The store's face-down cards (S_STORE_AREA)."""
+    store_discard: np.ndarray
+    """The store discard (S_STORE_DISCARD)."""
+    after_card: np.ndarray
+    """The aftermarket's cards (S_AFTERMARKET)."""
+    after_owner: np.ndarray
+    """Who sold each of them (-1: none)."""
+    sizes: np.ndarray
+    """The store's piles' and the aftermarket's lengths (S_*)."""
+    piles: np.ndarray
+    """The fusion promo piles, a row a tier."""
+    pile_n: np.ndarray
+    """Cards left in each."""
+    words: np.ndarray
+    """The game's generator (`MarketRng.words`)."""
+    bought: np.ndarray
+    """The store's purchases by card (`MarketState.bought`, changed in place)."""
+    bought_by_seat: np.ndarray
+    """By seat and card (`MarketState.bought_by_seat`, changed in place)."""
+
+
+class _Packed(NamedTuple):
+    """The state as the kernels read it (`_packed`), with the turn order, the policies and the action limit."""
+
+    order: np.ndarray
+    """The seats in turn order (`market.segment_order`)."""
+    policy_of: np.ndarray
+    """Each seat's policy code (`COMPILED_POLICIES`)."""
+    limit: int
+    """Actions a seat may take in a segment (`market_actions`)."""
+    arrays: SegmentArrays
+    """The state."""
+
+
+def _packed(state: M.MarketState, policies: Sequence[M.MarketPolicy], segments: int, dealt: int = 0) -> _Packed:
+    """The state packed for `segments` timer segments with `dealt` cards dealt to each seat between them, each array
+    with room for what they can add: a seat gains at most one card an action (a purchase, a trade, a fusion's promo)
+    and the table sees at most as many, the aftermarket takes at most one sale an action, and the store deck becomes
+    its discard at most (the segments add nothing to either)."""
+    cards = state.cards
     n = state.players
     seats = state.seats
     limit = int(cards.options["market_actions"])
-    # Room for what a segment can add: a seat gains at most one card an action (a purchase, a trade, a fusion's
-    # promo) and the table sees at most as many, the aftermarket takes at most one sale an action, and the store
-    # deck becomes its discard at most (the segment adds nothing to either).
-    binder_room = max(len(seat.binder) for seat in seats) + limit + 1
-    shown_room = max(len(found) for found in state.shown) + limit + 1
+    binder_room = max(len(seat.binder) for seat in seats) + segments * limit + dealt + 1
+    shown_room = max(len(found) for found in state.shown) + segments * limit + 1
     packed = np.array(
         [
             [
@@ -69,63 +184,58 @@ def run_segment(state: M.MarketState, policies: Sequence[M.MarketPolicy]) -> Non
     shown = np.array([found + [0] * (shown_room - len(found)) for found in state.shown], dtype=np.int64)
     friendship_from = np.array([seat.friendship_from for seat in seats], dtype=np.int64).reshape(n, n)
     store_room = max(len(state.store_deck), len(state.store_discard))
-    store_deck = _filled(state.store_deck, store_room)
-    store_area = _filled(state.store_area, MK.STORE_AREA)
-    store_discard = _filled(state.store_discard, store_room)
-    after_room = len(state.aftermarket) + n * limit
-    after_card = _filled([listing.card for listing in state.aftermarket], after_room)
-    after_owner = _filled([listing.owner for listing in state.aftermarket], after_room)
+    after_room = len(state.aftermarket) + segments * n * limit
     sizes = np.array(
         [len(state.store_deck), len(state.store_area), len(state.store_discard), len(state.aftermarket)],
         dtype=np.int64,
     )
     pile_room = max(len(pile) for pile in state.fusion_piles) + 1
     piles = np.array([pile + [0] * (pile_room - len(pile)) for pile in state.fusion_piles], dtype=np.int64)
-    pile_n = np.array([len(pile) for pile in state.fusion_piles], dtype=np.int64)
-    words = np.array(state.rng.words(), dtype=np.int64)
-    tables = appraisal_tables(cards)
-    found = valuation(cards, M.revealed_metagame(state))
-    applied = MK.play_segment(
-        np.array(M.segment_order(state), dtype=np.int64),
-        np.array([COMPILED_POLICIES[type(policy)] for policy in policies], dtype=np.int64),
-        limit,
-        state.duel,
-        state.segment < M.LAST_CALL,
-        bool(cards.options["trades"]),
-        cards.collection_max,
+    arrays = SegmentArrays(
         packed,
         friendship_from,
         binders,
         shown,
-        store_deck,
-        store_area,
-        store_discard,
-        after_card,
-        after_owner,
+        _filled(state.store_deck, store_room),
+        _filled(state.store_area, MK.STORE_AREA),
+        _filled(state.store_discard, store_room),
+        _filled([listing.card for listing in state.aftermarket], after_room),
+        _filled([listing.owner for listing in state.aftermarket], after_room),
         sizes,
         piles,
-        pile_n,
-        words,
+        np.array([len(pile) for pile in state.fusion_piles], dtype=np.int64),
+        np.array(state.rng.words(), dtype=np.int64),
         state.bought,
         state.bought_by_seat,
-        cards.price,
-        cards.set_of,
-        (
-            tables.facts,
-            tables.category_of,
-            tables.limits,
-            tables.collection_vp,
-            tables.set_cards,
-            tables.set_chances,
-            found.value_ints,
-            found.value_floats,
-            tables.numbers,
-            DUEL_RP_PER_CARD,
-        ),
     )
+    policy_of = np.array([COMPILED_POLICIES[type(policy)] for policy in policies], dtype=np.int64)
+    return _Packed(np.array(M.segment_order(state), dtype=np.int64), policy_of, limit, arrays)
+
+
+def _tables(cards: M.MarketCards, metagame: tuple[int, ...]) -> tuple[object, ...]:
+    """The appraisal's tables and the valuation under the revealed `metagame`, as the kernels read them."""
+    tables = appraisal_tables(cards)
+    found = valuation(cards, metagame)
+    return (
+        tables.facts,
+        tables.category_of,
+        tables.limits,
+        tables.collection_vp,
+        tables.set_cards,
+        tables.set_chances,
+        found.value_ints,
+        found.value_floats,
+        tables.numbers,
+        DUEL_RP_PER_CARD,
+    )
+
+
+def _unpack(state: M.MarketState, packed: _Packed) -> None:
+    """The packed state, as the kernels left it, written back into `state`."""
+    arrays = packed.arrays
     # Read back as lists first: a list's slice costs less than an array's slice and its `tolist`.
-    binder_rows, shown_rows, given = binders.tolist(), shown.tolist(), friendship_from.tolist()
-    for p, (seat, row) in enumerate(zip(seats, packed.tolist(), strict=True)):
+    binder_rows, shown_rows, given = arrays.binders.tolist(), arrays.shown.tolist(), arrays.friendship_from.tolist()
+    for p, (seat, row) in enumerate(zip(state.seats, arrays.seats.tolist(), strict=True)):
         seat.money, seat.markers, seat.friendship_left = (
             row[MK.SEAT_MONEY],
             row[MK.SEAT_MARKERS],
@@ -135,18 +245,17 @@ def run_segment(state: M.MarketState, policies: Sequence[M.MarketPolicy]) -> Non
         seat.binder = binder_rows[p][: row[MK.SEAT_BINDER_N]]
         seat.friendship_from = given[p]
         state.shown[p] = shown_rows[p][: row[MK.SEAT_SHOWN_N]]
-    held = sizes.tolist()
-    state.store_deck = store_deck.tolist()[: held[MK.S_STORE_DECK]]
-    state.store_area = store_area.tolist()[: held[MK.S_STORE_AREA]]
-    state.store_discard = store_discard.tolist()[: held[MK.S_STORE_DISCARD]]
+    held = arrays.sizes.tolist()
+    state.store_deck = arrays.store_deck.tolist()[: held[MK.S_STORE_DECK]]
+    state.store_area = arrays.store_area.tolist()[: held[MK.S_STORE_AREA]]
+    state.store_discard = arrays.store_discard.tolist()[: held[MK.S_STORE_DISCARD]]
     listed = held[MK.S_AFTERMARKET]
     state.aftermarket = [
         M.Listing(card, owner)
-        for card, owner in zip(after_card.tolist()[:listed], after_owner.tolist()[:listed], strict=True)
+        for card, owner in zip(arrays.after_card.tolist()[:listed], arrays.after_owner.tolist()[:listed], strict=True)
     ]
-    state.fusion_piles = [pile[:left] for pile, left in zip(piles.tolist(), pile_n.tolist(), strict=True)]
-    state.rng.resume(words)
-    state.version += int(applied)
+    state.fusion_piles = [pile[:left] for pile, left in zip(arrays.piles.tolist(), arrays.pile_n.tolist(), strict=True)]
+    state.rng.resume(arrays.words)
 
 
 def _filled(values: list[int], room: int) -> np.ndarray:
