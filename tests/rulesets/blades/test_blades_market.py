@@ -839,3 +839,14 @@ def test_a_policy_deck_of_cards_not_owned_or_twice_the_same_is_refused(replace: 
     policies = [DeckOf(deck)] + [PassPolicy() for _ in range(3)]
     with pytest.raises(ValueError, match=f"seat A's policy built an illegal deck: {problem}"):
         M.deckbuilding(state, policies)
+
+
+def test_whole_games_of_a_set_larger_than_the_state_record_are_the_same_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tournament of a set of at most MAX_LOCAL cards plays by the set's own card ids; a larger set's, on the cards
+    it can reach by ids of their own (`game_data`, `local_ids`). Made to here by a smaller MAX_LOCAL: the same games."""
+    from workbench.rulesets.blades.engine import python_side
+    from workbench.rulesets.blades.market_runs import game_rngs, play_one
+
+    whole = [str(play_one(CARDS, rng, ["greedy"] * 4)[0]) for rng in game_rngs(5, 3)]
+    monkeypatch.setattr(python_side, "MAX_LOCAL", len(CARDS.compiled.names) - 1)
+    assert [str(play_one(CARDS, rng, ["greedy"] * 4)[0]) for rng in game_rngs(5, 3)] == whole

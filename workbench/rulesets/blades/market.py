@@ -1094,8 +1094,14 @@ def play_tournament(state: MarketState, vp_round: int, label: str, after_deckbui
     ids, g = engine_python_side.game_data(
         cards.compiled, np.concatenate([*decks, store, np.array([c for c in metagame if c >= 0], dtype=np.int64)])
     )
+    # Every card of the set reachable: the batch's ids are the set's own (`game_data`), and need no translating.
+    own_ids = ids.shape[0] == len(cards.compiled.names)
+
+    def local(set_ids: IntArray) -> IntArray:
+        return set_ids if own_ids else engine_python_side.local_ids(ids, set_ids)
+
     s = engine_python_side.new_state(options, traced, ids.shape[0])
-    s.store[: store.shape[0]] = engine_python_side.local_ids(ids, store)
+    s.store[: store.shape[0]] = local(store)
     game = s["game"]
     game[engine_layout.G_PLAYERS] = n
     game[engine_layout.G_CURRENT] = state.first
@@ -1109,9 +1115,7 @@ def play_tournament(state: MarketState, vp_round: int, label: str, after_deckbui
     state.say(f"{label}: {SEATS[state.first]} takes the first turn")
     for p, seat in enumerate(state.seats):
         policy = ENGINE_POLICIES[seat.policy]
-        engine_rules.setup_seat(
-            g, s, np.int64(p), engine_python_side.local_ids(ids, decks[p]), np.int64(policy), np.int64(0), seed
-        )
+        engine_rules.setup_seat(g, s, np.int64(p), local(decks[p]), np.int64(policy), np.int64(0), seed)
         extra = power(state, p, POWER_TABLEAU)
         if extra and after_deckbuilding:
             # Shur "gets to play extra cards into her tableau"; the pre-release: "character powers are not used".
@@ -1122,7 +1126,7 @@ def play_tournament(state: MarketState, vp_round: int, label: str, after_deckbui
     # during this tournament" of the pre-release); every player scores it for themselves.
     for m in range(engine_layout.MAX_META_STACKS):
         card = np.array([metagame[m]], dtype=np.int64)
-        game[engine_layout.G_META + m] = engine_python_side.local_ids(ids, card)[0] if metagame[m] >= 0 else -1
+        game[engine_layout.G_META + m] = local(card)[0] if metagame[m] >= 0 else -1
     if traced and revealed_metagame(state):
         state.say(f"  the metagame: {', '.join(cards.cards[c].name for c in revealed_metagame(state))}")
     if any(ENGINE_POLICIES[seat.policy] == SEARCH for seat in state.seats):
