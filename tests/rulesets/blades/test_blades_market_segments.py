@@ -1,14 +1,14 @@
-"""The compiled timer segments (`market_kernels.play_segment`, dispatched by `market_segments.run_segment`, and a
-round's three in one call, `market_kernels.play_round_segments` by `market_segments.run_segments`) against the Python
-market's (`market.run_segment` and `market.run_segments`, the reference): every segment and every round of whole games
-leaves the same state, on every configuration `market_fingerprint.py` digests and on random seeds, and whole games
-are the same games."""
+"""The compiled timer segments (`market_kernels.play_segments`: one, dispatched by `market_segments.run_segment`, or
+a round's three in one call, by `market_segments.run_segments`) against the Python market's (`market.run_segment`
+and `market.run_segments`, the reference): every segment and every round of whole games leaves the same state, on
+every configuration `market_fingerprint.py` digests and on random seeds, and whole games are the same games."""
 
 from __future__ import annotations
 
 import copy
 import random
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pytest
@@ -182,10 +182,14 @@ def test_a_round_with_the_power_creep_plays_its_segments_one_at_a_time(monkeypat
     cards = market_cards({"characters": "random", "pro_cards": True})
     creep = [c.name for c in M.CHARACTERS].index("The Power Creep")
 
-    def no_round_kernel(*args: object) -> None:
-        raise AssertionError("the round's segments were played in one call")
+    kernel = S.MK.play_segments
+    spans: list[int] = []
 
-    monkeypatch.setattr(S.MK, "play_round_segments", no_round_kernel)
+    def one_at_a_time(from_segment: int, to_segment: int, *rest: Any) -> tuple[int, int]:
+        spans.append(to_segment - from_segment)
+        return kernel(from_segment, to_segment, *rest)
+
+    monkeypatch.setattr(S.MK, "play_segments", one_at_a_time)
     for seed in range(3):
         state = M.new_game(cards, MarketRng(seed), [0, 0, 0, 0])
         state.seats[1].character = creep
@@ -198,3 +202,4 @@ def test_a_round_with_the_power_creep_plays_its_segments_one_at_a_time(monkeypat
         M.run_segments(twin, copy.deepcopy(policies))
         S.run_segments(state, policies)
         assert state_of(twin) == state_of(state), f"seed {seed}"
+    assert spans == [1] * 9

@@ -1,8 +1,8 @@
 """The timer segments of the whole game's deckbuilding phase, compiled, for tables of greedy and random seats: issue
 33's compiled market, its first part (the segments were most of a whole game's time: docs/benchmarks.md).
 
-`play_segment` plays what `market.run_segment` plays (and `play_round_segments` what `market.run_segments` plays: a
-round's three segments with the deal after the first) with `market_policy.GreedyMarket` or `RandomMarket` at each
+`play_segments` plays what `market.run_segments` plays (a round's three segments with the deal after the first) or
+`market.run_segment` (one) with `market_policy.GreedyMarket` or `RandomMarket` at each
 seat: turns of one action round the order until every seat has passed in a row or used its actions, each action the
 seat's policy's (greedy's `act`: the best value per dollar in the store, the aftermarket and the other binders, else
 a fusion, a sale or a pass; random's: a uniform draw over the legal actions), applied by `market.apply`'s rules, with
@@ -57,8 +57,6 @@ FRIENDSHIP_MARGIN = 4.0
 """`market_policy.FRIENDSHIP_MARGIN`."""
 FUSION_SHARE = 0.5
 """`market_policy.FUSION_SHARE`."""
-SEGMENTS = 3
-"""Timer segments of a round's deckbuilding (`market.SEGMENTS`)."""
 LAST_CALL = 2
 """The segment in which the aftermarket takes no sales (`market.LAST_CALL`)."""
 
@@ -465,68 +463,9 @@ def kth_marked(mark: IntArray, n_cards: EngineInt, k: EngineInt) -> int:
 
 
 @kernel
-def play_segment(
-    order: IntArray,
-    policy_of: IntArray,
-    limit: EngineInt,
-    duel: bool,
-    can_sell: bool,
-    trades_on: bool,
-    most: EngineInt,
-    seats: IntArray,
-    friendship_from: IntArray,
-    binders: IntArray,
-    shown: IntArray,
-    store_deck: IntArray,
-    store_area: IntArray,
-    store_discard: IntArray,
-    after_card: IntArray,
-    after_owner: IntArray,
-    sizes: IntArray,
-    piles: IntArray,
-    pile_n: IntArray,
-    words: IntArray,
-    bought: IntArray,
-    bought_by_seat: IntArray,
-    price: IntArray,
-    set_of: IntArray,
-    tables: Any,
-) -> int:
-    """`market.run_segment` on the packed state (module docstring), seat p playing `GreedyMarket` where
-    `policy_of[p]` is GREEDY and `RandomMarket` where it is RANDOM; how many actions were applied."""
-    work = segment_work(seats, binders, tables)
-    return segment_turns(
-        order,
-        policy_of,
-        limit,
-        duel,
-        can_sell,
-        trades_on,
-        most,
-        seats,
-        friendship_from,
-        binders,
-        shown,
-        store_deck,
-        store_area,
-        store_discard,
-        after_card,
-        after_owner,
-        sizes,
-        piles,
-        pile_n,
-        words,
-        bought,
-        bought_by_seat,
-        price,
-        set_of,
-        tables,
-        work,
-    )
-
-
-@kernel
-def play_round_segments(
+def play_segments(
+    from_segment: EngineInt,
+    to_segment: EngineInt,
     order: IntArray,
     policy_of: IntArray,
     limit: EngineInt,
@@ -555,16 +494,18 @@ def play_round_segments(
     tables: Any,
     later_tables: Any,
 ) -> tuple[int, int]:
-    """A round's three timer segments (`market.run_segments`) on the packed state: the first under `tables`, then
-    `deal_count` cards dealt to each seat from the store round the table from seat `first` (`market.deal`), then the
-    second and the last under `later_tables` (the valuation after the Type metagame card is revealed); the
-    aftermarket takes sales in the first two. How many actions were applied, and how many cards the store could not
-    deal."""
+    """The timer segments `from_segment` to `to_segment` - 1 of a round on the packed state, seat p playing
+    `GreedyMarket` where `policy_of[p]` is GREEDY and `RandomMarket` where it is RANDOM: a round's three
+    (`market.run_segments`: 0 to 3) or one (`market.run_segment`). The first segment under `tables`, the later ones
+    under `later_tables` (the valuation after the Type metagame card is revealed); between the first and the second,
+    `deal_count` cards dealt to each seat from the store round the table from seat `first` (`market.deal`); the
+    aftermarket takes sales before LAST_CALL. How many actions were applied, and how many cards the store could not
+    deal. One kernel for both, as each kernel that calls `segment_turns` compiles it again."""
     work = segment_work(seats, binders, tables)
     applied = 0
     short = 0
-    for segment in range(SEGMENTS):
-        if segment == 1:
+    for segment in range(from_segment, to_segment):
+        if segment == 1 and from_segment < 1:
             n = seats.shape[0]
             for _ in range(deal_count):
                 for k in range(n):
@@ -598,7 +539,7 @@ def play_round_segments(
             bought_by_seat,
             price,
             set_of,
-            tables if segment == 0 else later_tables,
+            tables if segment == from_segment else later_tables,
             work,
         )
     return applied, short

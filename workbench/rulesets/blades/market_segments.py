@@ -1,5 +1,5 @@
-"""Which way the timer segments of the whole game are played: compiled (`market_kernels.play_round_segments`, a
-round's three in one call; `market_kernels.play_segment`, one) when every seat is greedy or random and nothing is
+"""Which way the timer segments of the whole game are played: compiled (`market_kernels.play_segments`: a round's
+three in one call, or one) when every seat is greedy or random and nothing is
 traced, else by the Python market (`market.run_segments` and `market.run_segment`, the reference).
 
 `run_segments` and `run_segment` pack the state into the kernels' arrays (`SegmentArrays`), play and write the state
@@ -44,18 +44,23 @@ def run_segment(state: M.MarketState, policies: Sequence[M.MarketPolicy]) -> Non
         return
     cards = state.cards
     packed = _packed(state, policies, 1)
-    applied = MK.play_segment(
+    tables = _tables(cards, M.revealed_metagame(state))
+    applied, _ = MK.play_segments(
+        state.segment,
+        state.segment + 1,
         packed.order,
         packed.policy_of,
         packed.limit,
         state.duel,
-        state.segment < M.LAST_CALL,
         bool(cards.options["trades"]),
         cards.collection_max,
+        state.first,
+        0,
         *packed.arrays,
         cards.price,
         cards.set_of,
-        _tables(cards, M.revealed_metagame(state)),
+        tables,
+        tables,
     )
     _unpack(state, packed)
     state.version += int(applied)
@@ -79,7 +84,9 @@ def run_segments(state: M.MarketState, policies: Sequence[M.MarketPolicy]) -> No
         for m, stack in enumerate(state.meta_stacks)
     ]
     packed = _packed(state, policies, M.SEGMENTS, M.DEAL)
-    applied, short = MK.play_round_segments(
+    applied, short = MK.play_segments(
+        0,
+        M.SEGMENTS,
         packed.order,
         packed.policy_of,
         packed.limit,
