@@ -86,22 +86,25 @@ class BothWays:
         self.parted: list[str] = []
 
     def __call__(self, state: M.MarketState, policies: Sequence[M.MarketPolicy]) -> None:
-        if not self.rounds:
+        if self.rounds:
+            self.both(state, policies, M.run_segments, S.run_segments)
+        else:
             M.run_segments(state, policies, self.segment)
-            return
-        twin = copy.deepcopy(state, {id(state.cards): state.cards})
-        M.run_segments(twin, copy.deepcopy(policies))
-        self.compiled += S.compiled(state, policies)
-        S.run_segments(state, policies)
-        self.played += 1
-        if state_of(twin) != state_of(state):
-            self.parted.append(f"round {state.round}")
 
     def segment(self, state: M.MarketState, policies: Sequence[M.MarketPolicy]) -> None:
+        self.both(state, policies, M.run_segment, S.run_segment)
+
+    def both(
+        self,
+        state: M.MarketState,
+        policies: Sequence[M.MarketPolicy],
+        reference: M.SegmentRunner,
+        dispatched: M.SegmentRunner,
+    ) -> None:
         twin = copy.deepcopy(state, {id(state.cards): state.cards})
-        M.run_segment(twin, copy.deepcopy(policies))
+        reference(twin, copy.deepcopy(policies))
         self.compiled += S.compiled(state, policies)
-        S.run_segment(state, policies)
+        dispatched(state, policies)
         self.played += 1
         if state_of(twin) != state_of(state):
             self.parted.append(f"round {state.round}, segment {state.segment}")

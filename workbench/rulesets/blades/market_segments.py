@@ -42,28 +42,9 @@ def run_segment(state: M.MarketState, policies: Sequence[M.MarketPolicy]) -> Non
     if not compiled(state, policies):
         M.run_segment(state, policies)
         return
-    cards = state.cards
-    packed = _packed(state, policies, 1)
-    tables = _tables(cards, M.revealed_metagame(state))
-    applied, _ = MK.play_segments(
-        state.segment,
-        state.segment + 1,
-        packed.order,
-        packed.policy_of,
-        packed.limit,
-        state.duel,
-        bool(cards.options["trades"]),
-        cards.collection_max,
-        state.first,
-        0,
-        *packed.arrays,
-        cards.price,
-        cards.set_of,
-        tables,
-        tables,
-    )
-    _unpack(state, packed)
-    state.version += int(applied)
+    now = M.revealed_metagame(state)
+    applied, _ = _play(state, policies, state.segment, state.segment + 1, 0, now)
+    state.version += applied
 
 
 def run_segments(state: M.MarketState, policies: Sequence[M.MarketPolicy]) -> None:
@@ -83,10 +64,32 @@ def run_segments(state: M.MarketState, policies: Sequence[M.MarketPolicy]) -> No
         stack[0] if cards.meta_timing[m] == M.META_TYPE and stack else state.metagame[m]
         for m, stack in enumerate(state.meta_stacks)
     ]
-    packed = _packed(state, policies, M.SEGMENTS, M.DEAL)
+    applied, short = _play(state, policies, 0, M.SEGMENTS, M.DEAL, tuple(c for c in later if c >= 0))
+    # What the Python segments leave besides the packed state: the segment, the deal's shortfall and version step,
+    # and the Type metagame card revealed (as `market.reveal_metagame` reveals it: it reads nothing the segments
+    # change and draws nothing).
+    state.segment = M.LAST_CALL
+    state.short += short
+    state.version += 1 + applied
+    M.reveal_metagame(state, M.META_TYPE, policies)
+
+
+def _play(
+    state: M.MarketState,
+    policies: Sequence[M.MarketPolicy],
+    from_segment: int,
+    to_segment: int,
+    dealt: int,
+    later_metagame: tuple[int, ...],
+) -> tuple[int, int]:
+    """Segments `from_segment` to `to_segment` - 1 played by `market_kernels.play_segments` on the packed state,
+    `dealt` cards dealt to each seat after the first segment, the later segments under the `later_metagame` revealed;
+    the state written back. How many actions were applied and how many cards the store could not deal."""
+    cards = state.cards
+    packed = _packed(state, policies, to_segment - from_segment, dealt)
     applied, short = MK.play_segments(
-        0,
-        M.SEGMENTS,
+        from_segment,
+        to_segment,
         packed.order,
         packed.policy_of,
         packed.limit,
@@ -94,21 +97,15 @@ def run_segments(state: M.MarketState, policies: Sequence[M.MarketPolicy]) -> No
         bool(cards.options["trades"]),
         cards.collection_max,
         state.first,
-        M.DEAL,
+        dealt,
         *packed.arrays,
         cards.price,
         cards.set_of,
         _tables(cards, M.revealed_metagame(state)),
-        _tables(cards, tuple(c for c in later if c >= 0)),
+        _tables(cards, later_metagame),
     )
     _unpack(state, packed)
-    # What the Python segments leave besides the packed state: the segment, the deal's shortfall and version step,
-    # and the Type metagame card revealed (as `market.reveal_metagame` reveals it: it reads nothing the segments
-    # change and draws nothing).
-    state.segment = M.LAST_CALL
-    state.short += int(short)
-    state.version += 1 + int(applied)
-    M.reveal_metagame(state, M.META_TYPE, policies)
+    return int(applied), int(short)
 
 
 class SegmentArrays(NamedTuple):
