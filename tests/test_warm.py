@@ -678,3 +678,53 @@ def test_load_engine_compiles_under_the_compile_thresholds(monkeypatch: pytest.M
     load_engine("gc_probe_engine", cast(CompiledCards, None), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64))
     assert seen == [warm_module.COMPILE_GC_THRESHOLDS] * 2
     assert gc.get_threshold() != warm_module.COMPILE_GC_THRESHOLDS
+
+
+def test_a_whole_games_kernels_compile_in_a_second_process_beside_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Millennium Blades' whole game has kernels of its own (about 20 s cold): `warm_ruleset` starts a child that
+    compiles them (`python -m workbench.warm --whole-game blades`, no stdin, ending with this process) before it
+    compiles the engine, waits for it after, then makes them ready here (loaded from the cache the child filled)."""
+    happened: list[str] = []
+    seen: dict[str, Any] = {}
+
+    class FakeChild:
+        def __init__(self, args: list[str], **kwargs: Any) -> None:
+            seen.update(kwargs, args=args)
+            happened.append("child started")
+
+        def wait(self) -> int:
+            happened.append("child waited for")
+            return 0
+
+    def fake_load(module: str, *args: Any) -> warm_module.EngineLoad:
+        happened.append("engine")
+        return warm_module.EngineLoad("blades", "5", "compiled", 1.0, None)
+
+    monkeypatch.setattr(warm_module.subprocess, "Popen", FakeChild)
+    monkeypatch.setattr(warm_module, "load_engine", fake_load)
+    monkeypatch.setattr(warm_module, "warm_whole_game", lambda cardset: happened.append(f"{cardset.ruleset.id} here"))
+    monkeypatch.setattr(warm_module, "_cpus", lambda: 2)
+    load = warm_module.warm_ruleset(RULESETS["blades"])
+    assert happened == ["child started", "engine", "child waited for", "blades here"]
+    assert seen["args"][-4:] == ["-m", "workbench.warm", "--whole-game", "blades"]
+    assert seen["stdin"] is subprocess.DEVNULL and seen["env"][warm_module.PARENT_ENV] == str(os.getpid())
+    assert load is not None and load.whole_game_seconds is not None
+    # One core: no child (it would only take turns with the engine's compile); a game without whole games: none.
+    happened.clear()
+    monkeypatch.setattr(warm_module, "_cpus", lambda: 1)
+    warm_module.warm_ruleset(RULESETS["blades"])
+    assert happened == ["engine", "blades here"]
+    happened.clear()
+    monkeypatch.setattr(warm_module, "_cpus", lambda: 2)
+    warm_module.warm_ruleset(RULESETS["circles"])
+    assert happened == ["engine"]
+
+
+def test_the_whole_game_child_warms_a_bundled_set_and_refuses_a_game_without_one(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    warmed: list[str] = []
+    monkeypatch.setattr(warm_module, "warm_whole_game", lambda cardset: warmed.append(cardset.ruleset.id))
+    assert warm_module.child_main(["--whole-game", "blades"]) == 0 and warmed == ["blades"]
+    assert warm_module.child_main(["--whole-game", "circles"]) == 2 and warmed == ["blades"]
+    assert "circles has no whole game" in capsys.readouterr().err

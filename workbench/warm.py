@@ -29,6 +29,7 @@ import importlib
 import json
 import logging
 import os
+import subprocess
 import sys
 import threading
 import time
@@ -47,6 +48,7 @@ from workbench.play.assembly import Engine
 from workbench.run_settings import COMPILE_NOTICES
 
 if TYPE_CHECKING:
+    from workbench.cards import CardSet
     from workbench.rulesets.base import Ruleset
 
 _log = logging.getLogger(__name__)
@@ -259,7 +261,8 @@ class EngineLoad:
     """The compile on record before this one (None when this machine has none)."""
     whole_game_seconds: float | None = None
     """Wall-clock seconds `warm_ruleset` spent after the engine making the whole game's own kernels ready (Millennium
-    Blades: greedy's appraisal); None for a game without whole games, or a load that did not warm them."""
+    Blades: greedy's appraisal and the market's timer segments, compiled beside the engine in a second process where
+    there is a second core); None for a game without whole games, or a load that did not warm them."""
 
     def to_json(self) -> dict[str, Any]:
         """The load as JSON: `last_compile_seconds` is null when this machine had no compile on record,
@@ -677,14 +680,49 @@ def warm_ruleset(ruleset: Ruleset) -> EngineLoad | None:
     assert engine is not None  # the ruleset names an engine module
     compiled = engine.compile_cards(cardset, cardset.ruleset.resolve_options())
     cards = compiled.deck_array(deck)
-    load = load_engine(ruleset.engine_module, compiled, cards, cards)
-    if not supports_full_game(ruleset):
+    # A whole game compiles kernels of its own beside the engine's (Millennium Blades: greedy's appraisal and the
+    # market's timer segments, about 20 s cold): in a second process while this one compiles the engine, where
+    # there is a second core. Its outcome is not read: the call below makes ready (loads, or compiles) what it left.
+    whole_game = supports_full_game(ruleset)
+    helper = _start_whole_game_compile(ruleset.id) if whole_game else None
+    try:
+        load = load_engine(ruleset.engine_module, compiled, cards, cards)
+    finally:
+        if helper is not None:
+            helper.wait()
+    if not whole_game:
         return load
-    # A whole game compiles kernels of its own beside the engine's (Millennium Blades: greedy's appraisal).
     started = time.monotonic()
-    runner = importlib.import_module(FULL_GAME_RUNNERS[ruleset.id])
-    runner.warm_whole_game(cardset, cardset.ruleset.resolve_options({"game": "full"}))
+    warm_whole_game(cardset)
     return dataclasses.replace(load, whole_game_seconds=time.monotonic() - started)
+
+
+WHOLE_GAME_FLAG = "--whole-game"
+"""`python -m workbench.warm --whole-game RULESET`: the whole game's own kernels alone (`warm_ruleset`'s helper)."""
+
+
+def warm_whole_game(cardset: CardSet) -> None:
+    """The whole game's own kernels of the card set's ruleset made ready (loaded from Numba's cache, or compiled)."""
+    runner = importlib.import_module(FULL_GAME_RUNNERS[cardset.ruleset.id])
+    runner.warm_whole_game(cardset, cardset.ruleset.resolve_options({"game": "full"}))
+
+
+def _start_whole_game_compile(ruleset_id: str) -> subprocess.Popen[bytes] | None:
+    """A child process compiling the ruleset's whole-game kernels (`python -m workbench.warm --whole-game ID`), or
+    None on one core (where it would only take turns with the engine's compile) or when it cannot start. It ends when
+    this process does (WORKBENCH_WARM_PARENT), and says nothing: a failure there is met again, and said, here."""
+    if _cpus() < 2:
+        return None
+    try:
+        return subprocess.Popen(
+            [sys.executable, "-m", "workbench.warm", WHOLE_GAME_FLAG, ruleset_id],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env={**os.environ, PARENT_ENV: str(os.getpid())},
+        )
+    except OSError:
+        return None
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -716,9 +754,13 @@ def child_main(argv: list[str] | None = None) -> int:
     from workbench.rulesets import get_ruleset  # here, not at the top: loads pydantic and every ruleset
 
     args = sys.argv[1:] if argv is None else argv
+    whole_game_only = args[:1] == [WHOLE_GAME_FLAG]
+    if whole_game_only:
+        args = args[1:]
     if len(args) != 1:
         print(
-            "usage: python -m workbench.warm RULESET (the app's background compile; people use workbench warm)",
+            "usage: python -m workbench.warm [--whole-game] RULESET (the app's background compile; people use "
+            "workbench warm)",
             file=sys.stderr,
         )
         return 2
@@ -728,6 +770,8 @@ def child_main(argv: list[str] | None = None) -> int:
             return 3  # the parent went before this process started
         threading.Thread(target=_exit_when_parent_goes, args=(int(parent),), name="parent-watch", daemon=True).start()
     try:
+        if whole_game_only:
+            return _whole_game_only(get_ruleset(args[0]))
         load = warm_ruleset(get_ruleset(args[0]))
     except WorkbenchInputError as error:
         print(f"workbench.warm: {error}", file=sys.stderr)
@@ -735,6 +779,20 @@ def child_main(argv: list[str] | None = None) -> int:
     json.dump(None if load is None else load.to_json(), sys.stdout)
     sys.stdout.write("\n")
     sys.stdout.flush()
+    return 0
+
+
+def _whole_game_only(ruleset: Ruleset) -> int:
+    """`--whole-game`: the ruleset's whole-game kernels made ready on its first bundled set (0), or 2 for a ruleset
+    without whole games or without a bundled set."""
+    from workbench.loading import load_cardset
+    from workbench.paths import bundled_sets
+
+    sets = bundled_sets(ruleset.id)
+    if not supports_full_game(ruleset) or not sets:
+        print(f"workbench.warm: {ruleset.id} has no whole game to compile on a bundled set", file=sys.stderr)
+        return 2
+    warm_whole_game(load_cardset(sets[0], ruleset))
     return 0
 
 
