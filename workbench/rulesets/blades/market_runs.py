@@ -240,8 +240,9 @@ def warm_whole_game(cardset: CardSet, options: Mapping[str, OptionValue]) -> Non
     appraisal (`appraisal_kernels`), by appraising seat A's opening binder once, and the compiled timer segments
     (`market_kernels`), by playing the opening state's first segment, then a round's three segments, with a greedy
     seat A and random others.
-    `workbench warm blades` and the app's background warm-up call it after the engine, so a designer's first
-    whole-game run does not wait for it."""
+    `workbench warm blades` and the app's background warm-up call it in a second process while they compile the
+    engine, then again after it (loading what that process compiled), so a designer's first whole-game run does not
+    wait for it."""
     cards = compile_market(cardset, options)
     players = int(options["players"])
     state = new_game(cards, MarketRng(0), [0] * players)

@@ -1,6 +1,6 @@
 """Which way the timer segments of the whole game are played: compiled (`market_kernels.play_segments`: a round's
-three in one call, or one) when every seat is greedy or random and nothing is
-traced, else by the Python market (`market.run_segments` and `market.run_segment`, the reference).
+three in one call, or one) when every seat is greedy or random and nothing is traced, else by the Python market
+(`market.run_segments` and `market.run_segment`, the reference).
 
 `run_segments` and `run_segment` pack the state into the kernels' arrays (`SegmentArrays`), play and write the state
 back: the binders, money, markers, Friendship cards, fusions, the store, the aftermarket, the promo piles, what the
