@@ -206,3 +206,21 @@ def test_a_round_with_the_power_creep_plays_its_segments_one_at_a_time(monkeypat
         S.run_segments(state, policies)
         assert state_of(twin) == state_of(state), f"seed {seed}"
     assert spans == [1] * 9
+
+
+def test_binders_of_more_cards_than_the_set_has_play_as_in_python() -> None:
+    """A binder may hold more cards than the set has (copies): a random seat's fusion marks its sample by place in
+    the binder, so its marks have room for the binder too (once written past the end, which corrupted the heap)."""
+    cards = market_cards({})
+    same_kind = [c for c in range(len(cards.cards)) if cards.kind[c] == cards.kind[0]][:20]
+    for seed in range(40):
+        state = M.new_game(cards, MarketRng(seed), [1] * 4)
+        for seat in state.seats:
+            seat.binder = same_kind * 5
+            seat.markers = 3
+        assert len(state.seats[0].binder) > len(cards.cards)
+        policies = [make_policy("random") for _ in range(4)]
+        twin = copy.deepcopy(state, {id(cards): cards})
+        M.run_segment(twin, copy.deepcopy(policies))
+        S.run_segment(state, policies)
+        assert state_of(twin) == state_of(state), f"seed {seed}"

@@ -562,7 +562,9 @@ def segment_work(seats: IntArray, binders: IntArray, tables: Any) -> Any:
         np.empty(A_CARDS + room, dtype=np.int64),
         (
             np.empty(n_cards, dtype=np.int64),
-            np.empty(n_cards, dtype=np.int64),
+            # Marks by card id, and (a random seat's fusion sample) by place in a binder, which may hold more cards
+            # than the set has (copies).
+            np.empty(max(n_cards, room), dtype=np.int64),
             np.empty(n * n_cards, dtype=np.float64),
             np.empty(n * n_cards, dtype=np.int64),
             np.empty(n * n_cards, dtype=np.int64),
