@@ -709,6 +709,10 @@ def test_a_whole_games_kernels_compile_in_a_second_process_beside_the_engine(mon
     assert seen["args"][-4:] == ["-m", "workbench.warm", "--whole-game", "blades"]
     assert seen["stdin"] is subprocess.DEVNULL and seen["env"][warm_module.PARENT_ENV] == str(os.getpid())
     assert load is not None and load.whole_game_seconds is not None
+    # Told not to (the app's server, loading what its warm-up child compiled): no child.
+    happened.clear()
+    warm_module.warm_ruleset(RULESETS["blades"], compile_beside=False)
+    assert happened == ["engine", "blades here"]
     # One core: no child (it would only take turns with the engine's compile); a game without whole games: none.
     happened.clear()
     monkeypatch.setattr(warm_module, "_cpus", lambda: 1)

@@ -653,8 +653,10 @@ def _cpus() -> int:
         return os.cpu_count() or 1
 
 
-def warm_ruleset(ruleset: Ruleset) -> EngineLoad | None:
+def warm_ruleset(ruleset: Ruleset, compile_beside: bool = True) -> EngineLoad | None:
     """Load (or compile) a ruleset's engine on its first bundled set and decklist; None for a game without an engine.
+    `compile_beside`: a whole game's own kernels compiled in a second process meanwhile (`_start_whole_game_compile`);
+    False where a process just compiled them all (the app's server after its warm-up child), so nothing is started.
 
     A missing bundled set (a package installed without `cardsets/`) is a `WorkbenchInputError` that says so.
     """
@@ -684,7 +686,7 @@ def warm_ruleset(ruleset: Ruleset) -> EngineLoad | None:
     # market's timer segments, about 20 s cold): in a second process while this one compiles the engine, where
     # there is a second core. Its outcome is not read: the call below makes ready (loads, or compiles) what it left.
     whole_game = supports_full_game(ruleset)
-    helper = _start_whole_game_compile(ruleset.id) if whole_game else None
+    helper = _start_whole_game_compile(ruleset.id) if whole_game and compile_beside else None
     try:
         load = load_engine(ruleset.engine_module, compiled, cards, cards)
     finally:

@@ -7,7 +7,8 @@ script). Before issue 30 each worker re-ran the app and started its own warm-up:
 at once, each child aborting at exit ("Fatal Python error: _enter_buffered_busy", exit -6).
 
 Counted two ways until the server has loaded all five engines: the `python -m workbench.warm` processes seen in
-/proc (exactly one per engine, all children of the server), and the compile log every process writes
+/proc (exactly one per engine, all children of the server; Millennium Blades' child starts one `--whole-game` helper
+for the whole game's own kernels), and the compile log every process writes
 (WORKBENCH_COMPILE_LOG: exactly one compile per engine, across the server, its children and its pool workers).
 The time from the server's start to all five ready is printed (`pytest -s` shows it): a cold compile of all five
 takes 2-3 minutes of CPU on a 2-core machine, so this is the suite's one such test.
@@ -24,7 +25,9 @@ import playwright.sync_api as playwright_api  # in the test extra: a missing ins
 from browser.app_server import streamlit_server
 from browser.steps import idle
 
+from workbench.full_game_registry import supports_full_game
 from workbench.rulesets import RULESETS
+from workbench.warm import WHOLE_GAME_FLAG
 
 Page = playwright_api.Page
 expect = playwright_api.expect
@@ -33,6 +36,7 @@ STEP_TIMEOUT_MS = 60_000
 ALL_READY_SECONDS = 1_800
 """All five engines compiled on a cold cache: 2 min 39 s on a quiet 2-core machine, several times that when busy."""
 ENGINES = sorted(ruleset_id for ruleset_id, ruleset in RULESETS.items() if ruleset.engine_module)
+WHOLE_GAME_ENGINES = sorted(ruleset_id for ruleset_id in ENGINES if supports_full_game(RULESETS[ruleset_id]))
 expect.set_options(timeout=STEP_TIMEOUT_MS)
 
 
@@ -59,6 +63,9 @@ class ProcessWatch:
         self.server_pid = server_pid
         self.compiles: dict[int, tuple[int, str]] = {}
         """pid -> (parent pid, ruleset) of every `python -m workbench.warm RULESET` under the server."""
+        self.whole_games: dict[int, tuple[int, str]] = {}
+        """pid -> (parent pid, ruleset) of every `python -m workbench.warm --whole-game RULESET` under the server:
+        a warm-up child's helper compiling the whole game's own kernels (Millennium Blades), not an engine."""
         self.workers: set[int] = set()
         """Pool workers of the server (multiprocessing spawn children)."""
 
@@ -73,7 +80,11 @@ class ProcessWatch:
         for pid in family - {self.server_pid}:
             parent, words = processes[pid]
             if "workbench.warm" in words and words.index("workbench.warm") + 1 < len(words):
-                self.compiles.setdefault(pid, (parent, words[words.index("workbench.warm") + 1]))
+                args = words[words.index("workbench.warm") + 1 :]
+                if args[0] == WHOLE_GAME_FLAG and len(args) > 1:
+                    self.whole_games.setdefault(pid, (parent, args[1]))
+                else:
+                    self.compiles.setdefault(pid, (parent, args[0]))
             elif parent == self.server_pid and any("spawn_main" in word for word in words):
                 self.workers.add(pid)
 
@@ -143,6 +154,12 @@ def test_every_engine_compiles_once_from_an_empty_cache(browser: playwright_api.
     children = Counter(ruleset for _, ruleset in watch.compiles.values())
     assert children == Counter(ENGINES), watch.compiles  # one `python -m workbench.warm` per engine
     assert {parent for parent, _ in watch.compiles.values()} == {server.pid}  # none started by a pool worker
+    # One whole-game helper per game with whole games (`warm_ruleset`), started by that game's warm-up child (the
+    # server, loading from the cache the child filled, starts none).
+    helpers = watch.whole_games
+    assert Counter(ruleset for _, ruleset in helpers.values()) == Counter(WHOLE_GAME_ENGINES), helpers
+    warm_child_of = {ruleset: pid for pid, (_, ruleset) in watch.compiles.items()}
+    assert all(parent == warm_child_of[ruleset] for parent, ruleset in helpers.values()), helpers
     assert watch.workers, "the run did not start the process pool"
     assert "missing ScriptRunContext" not in server_log  # no worker ran the app script
     assert "Fatal Python error" not in server_log and "in a child process failed" not in server_log, server_log[-3000:]

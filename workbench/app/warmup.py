@@ -196,7 +196,8 @@ class EngineWarmup:
                 with self._lock:
                     self._started.pop(ruleset_id, None)
                     self._children.pop(ruleset_id, None)
-            warm.warm_ruleset(RULESETS[ruleset_id])  # from the cache the child filled: seconds
+            # From the cache the child filled: seconds (and no second compile of a whole game's kernels beside it).
+            warm.warm_ruleset(RULESETS[ruleset_id], compile_beside=False)
         except Exception as error:  # noqa: BLE001 - the page compiles it in the server instead
             self.failures[ruleset_id] = f"{type(error).__name__}: {error}"
             _log.warning("compiling the %s engine in a child process failed: %s", ruleset_id, self.failures[ruleset_id])
