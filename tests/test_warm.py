@@ -696,6 +696,9 @@ def test_a_whole_games_kernels_compile_in_a_second_process_beside_the_engine(mon
             happened.append("child waited for")
             return 0
 
+        def kill(self) -> None:
+            happened.append("child killed")
+
     def fake_load(module: str, *args: Any) -> warm_module.EngineLoad:
         happened.append("engine")
         return warm_module.EngineLoad("blades", "5", "compiled", 1.0, None)
@@ -704,11 +707,33 @@ def test_a_whole_games_kernels_compile_in_a_second_process_beside_the_engine(mon
     monkeypatch.setattr(warm_module, "load_engine", fake_load)
     monkeypatch.setattr(warm_module, "warm_whole_game", lambda cardset: happened.append(f"{cardset.ruleset.id} here"))
     monkeypatch.setattr(warm_module, "_cpus", lambda: 2)
+    record: dict[str, CompileTime] = {}  # no compile on record: a fresh machine
+    monkeypatch.setattr(warm_module, "read_compile_times", lambda path=None: record)
     load = warm_module.warm_ruleset(RULESETS["blades"])
     assert happened == ["child started", "engine", "child waited for", "blades here"]
     assert seen["args"][-4:] == ["-m", "workbench.warm", "--whole-game", "blades"]
     assert seen["stdin"] is subprocess.DEVNULL and seen["env"][warm_module.PARENT_ENV] == str(os.getpid())
     assert load is not None and load.whole_game_seconds is not None
+    # A compile of another engine version on record: a child; of this version (the engine is cached): none.
+    blades_engine = RULESETS["blades"].engine
+    assert blades_engine is not None
+    for version, expected in (("0", "child started"), (blades_engine.version, "engine")):
+        record["blades"] = CompileTime("blades", 30.0, version, "2026-12-04T00:00:00+00:00", 1.0, 2)
+        happened.clear()
+        warm_module.warm_ruleset(RULESETS["blades"])
+        assert happened[0] == expected
+    record.clear()
+    # A failed engine compile ends the child at once (no wait for its kernels before the error is told).
+    happened.clear()
+
+    def failing_load(module: str, *args: Any) -> warm_module.EngineLoad:
+        raise RuntimeError("the engine failed")
+
+    monkeypatch.setattr(warm_module, "load_engine", failing_load)
+    with pytest.raises(RuntimeError, match="the engine failed"):
+        warm_module.warm_ruleset(RULESETS["blades"])
+    assert happened == ["child started", "child killed", "child waited for"]
+    monkeypatch.setattr(warm_module, "load_engine", fake_load)
     # Told not to (the app's server, loading what its warm-up child compiled): no child.
     happened.clear()
     warm_module.warm_ruleset(RULESETS["blades"], compile_beside=False)

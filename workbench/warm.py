@@ -655,8 +655,10 @@ def _cpus() -> int:
 
 def warm_ruleset(ruleset: Ruleset, compile_beside: bool = True) -> EngineLoad | None:
     """Load (or compile) a ruleset's engine on its first bundled set and decklist; None for a game without an engine.
-    `compile_beside`: a whole game's own kernels compiled in a second process meanwhile (`_start_whole_game_compile`);
-    False where a process just compiled them all (the app's server after its warm-up child), so nothing is started.
+    `compile_beside`: a whole game's own kernels compiled in a second process meanwhile (`_start_whole_game_compile`)
+    when this machine has no compile of the engine's version on record (a cached engine loads in under a second,
+    less than the second process takes to start); False where a process just compiled them all (the app's server
+    after its warm-up child), so nothing is started.
 
     A missing bundled set (a package installed without `cardsets/`) is a `WorkbenchInputError` that says so.
     """
@@ -686,15 +688,24 @@ def warm_ruleset(ruleset: Ruleset, compile_beside: bool = True) -> EngineLoad | 
     # market's timer segments, about 20 s cold): in a second process while this one compiles the engine, where
     # there is a second core. Its outcome is not read: the call below makes ready (loads, or compiles) what it left.
     whole_game = supports_full_game(ruleset)
-    helper = _start_whole_game_compile(ruleset.id) if whole_game and compile_beside else None
+    on_record = read_compile_times().get(ruleset.id)
+    compiled_before = on_record is not None and on_record.engine_version == engine.version
+    helper = None
+    if whole_game and compile_beside and not compiled_before:
+        helper = _start_whole_game_compile(ruleset.id)
     try:
         load = load_engine(ruleset.engine_module, compiled, cards, cards)
-    finally:
+    except BaseException:
         if helper is not None:
+            helper.kill()
             helper.wait()
+        raise
+    # From here: the whole game's kernels, the wait for the second process included.
+    started = time.monotonic()
+    if helper is not None:
+        helper.wait()
     if not whole_game:
         return load
-    started = time.monotonic()
     warm_whole_game(cardset)
     return dataclasses.replace(load, whole_game_seconds=time.monotonic() - started)
 
