@@ -19,7 +19,7 @@ from workbench.paths import bundled_sets
 from workbench.rulesets.blades import RULESET as BLADES
 from workbench.rulesets.blades import market as M
 from workbench.rulesets.blades import market_segments as S
-from workbench.rulesets.blades.market_policy import MARKET_POLICIES, make_policy
+from workbench.rulesets.blades.market_policy import MARKET_POLICIES, Appraisal, make_policy
 from workbench.rulesets.blades.market_rng import MarketRng
 from workbench.rulesets.blades.market_runs import game_rngs, play_one
 
@@ -83,6 +83,8 @@ class BothWays:
         self.rounds = rounds
         self.played = 0
         self.compiled = 0
+        self.ends = 0
+        self.round_ends = 0
         self.parted: list[str] = []
 
     def __call__(self, state: M.MarketState, policies: Sequence[M.MarketPolicy]) -> None:
@@ -104,10 +106,19 @@ class BothWays:
         twin = copy.deepcopy(state, {id(state.cards): state.cards})
         reference(twin, copy.deepcopy(policies))
         self.compiled += S.compiled(state, policies)
+        state.round_end.clear()
         dispatched(state, policies)
         self.played += 1
         if state_of(twin) != state_of(state):
             self.parted.append(f"round {state.round}, segment {state.segment}")
+        self.round_ends += state.segment == M.LAST_CALL
+        # After a round's last segment, each greedy seat's deck and collections as the kernel left them: greedy's
+        # appraisal's, which the market turns in (`GreedyMarket.deck`).
+        for p, end in state.round_end.items():
+            self.ends += 1
+            appraisal = Appraisal(state, p)
+            if end.deck != appraisal.deck or [*end.collections[0], *end.collections[1]] != appraisal.collection:
+                self.parted.append(f"round {state.round}: seat {p}'s deck or collection at the round's end")
 
 
 def play_both_ways(cards: M.MarketCards, seed: int, names: Sequence[str], rounds: bool) -> BothWays:
@@ -129,6 +140,9 @@ def test_every_compiled_segment_leaves_the_state_the_python_segment_leaves(
             assert runner.parted == [], f"{label}, seed {seed}, {'rounds' if rounds else 'segments'}"
             # Every segment or round was played compiled (the dispatch did not fall back to the Python market).
             assert runner.compiled == runner.played > 0
+            # Every round's end left each greedy seat's deck and collections.
+            assert runner.round_ends > 0
+            assert runner.ends == names.count("greedy") * runner.round_ends
 
 
 def test_segments_agree_on_random_seeds() -> None:

@@ -48,7 +48,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
@@ -440,6 +440,19 @@ class Listing:
     """The seat whose sell marker is on it; -1 for a card revealed by a tournament clash (no marker)."""
 
 
+class RoundEnd(NamedTuple):
+    """A greedy seat's deck and collections at the end of a round's last timer segment (`MarketState.round_end`)."""
+
+    binder: list[int]
+    """The binder they were worked out from."""
+    metagame: list[int]
+    """The metagame stacks' revealed cards then (`MarketState.metagame`)."""
+    deck: list[int]
+    """The deck (`market_policy.Appraisal.deck`)."""
+    collections: tuple[list[int], list[int]]
+    """The collection and nothing; in Duel Mode the Elemental and the Type collection (`Appraisal.collection`)."""
+
+
 @dataclass
 class MarketState:
     """The whole game's state between actions."""
@@ -494,6 +507,10 @@ class MarketState:
     """Per seat, the cards the whole table has seen it take face-up and not seen leave (its starter deck, aftermarket
     buys, trades); what a policy that never peeks may know of another seat's binder, besides how many cards it
     holds. Store buys, deals, promos and prize support are seen only by their owner."""
+    round_end: dict[int, RoundEnd] = field(default_factory=dict)
+    """Per greedy seat, the deck and collections its appraisal gives at the end of a round's last timer segment, as
+    the compiled segments worked them out (`market_segments`), with the binder and metagame they hold for:
+    `market_policy.GreedyMarket` turns them in while both are unchanged, rather than appraising the binder again."""
 
     @property
     def players(self) -> int:
@@ -1085,20 +1102,24 @@ def play_tournament(state: MarketState, vp_round: int, label: str, after_deckbui
     # Discard Pile"). Sold starter and promo cards reach the store through its discard, so it may outgrow the set's
     # store deck: over the state record's room (the `store_cards` limit) it is refused.
     store = engine_python_side.check_store(np.array(state.store_deck + state.store_discard, dtype=np.int64))
-    decks = [
-        engine_python_side.seated_deck(cards.compiled.table, np.array(seat.deck, dtype=np.int64))
-        for seat in state.seats
-    ]
+    # The seats' decks end to end (`engine_rules.seat_players`); of a set larger than a batch's cards, only the cards
+    # a tournament reads (`seated_deck`), so that the cards it can reach stay few.
+    whole_set = engine_python_side.plays_whole_set(cards.compiled)
+    decks = np.array([c for seat in state.seats for c in seat.deck], dtype=np.int64)
+    deck_ends = np.cumsum([len(seat.deck) for seat in state.seats], dtype=np.int64)
+    if not whole_set:
+        seated = [engine_python_side.seated_deck(cards.compiled.table, d) for d in np.split(decks, deck_ends[:-1])]
+        decks = np.concatenate(seated)
+        deck_ends = np.cumsum([deck.shape[0] for deck in seated], dtype=np.int64)
     metagame = [state.metagame[m] if m < len(state.metagame) else -1 for m in range(engine_layout.MAX_META_STACKS)]
-    # The tournament plays on its own cards (the seats' decks, the store, the metagame revealed), by its own ids.
+    # The tournament plays on its own cards (the seats' decks, the store, the metagame revealed), by its own ids; a
+    # whole set's are the set's own, and need no translating (`game_data`).
     ids, g = engine_python_side.game_data(
-        cards.compiled, np.concatenate([*decks, store, np.array([c for c in metagame if c >= 0], dtype=np.int64)])
+        cards.compiled, np.concatenate([decks, store, np.array([c for c in metagame if c >= 0], dtype=np.int64)])
     )
-    # Every card of the set reachable: the batch's ids are the set's own (`game_data`), and need no translating.
-    own_ids = ids.shape[0] == len(cards.compiled.names)
 
     def local(set_ids: IntArray) -> IntArray:
-        return set_ids if own_ids else engine_python_side.local_ids(ids, set_ids)
+        return set_ids if whole_set else engine_python_side.local_ids(ids, set_ids)
 
     s = engine_python_side.new_state(options, traced, ids.shape[0])
     s.store[: store.shape[0]] = local(store)
@@ -1113,20 +1134,27 @@ def play_tournament(state: MarketState, vp_round: int, label: str, after_deckbui
     seed = np.int64(state.rng.seed())
     rng_seed(s["rng"], seed)
     state.say(f"{label}: {SEATS[state.first]} takes the first turn")
-    for p, seat in enumerate(state.seats):
-        policy = ENGINE_POLICIES[seat.policy]
-        engine_rules.setup_seat(g, s, np.int64(p), local(decks[p]), np.int64(policy), np.int64(0), seed)
-        extra = power(state, p, POWER_TABLEAU)
-        if extra and after_deckbuilding:
-            # Shur "gets to play extra cards into her tableau"; the pre-release: "character powers are not used".
-            side = s["side"]
-            side[p, engine_layout.S_SLOTS] = min(engine_layout.MAX_SLOTS, int(side[p, engine_layout.S_SLOTS]) + extra)
+    # Shur "gets to play extra cards into her tableau"; the pre-release: "character powers are not used".
+    extra_slots = [power(state, p, POWER_TABLEAU) if after_deckbuilding else 0 for p in range(n)]
+    engine_rules.seat_players(
+        g,
+        s,
+        local(decks),
+        deck_ends,
+        np.array([ENGINE_POLICIES[seat.policy] for seat in state.seats], dtype=np.int64),
+        seed,
+        np.array(extra_slots, dtype=np.int64),
+    )
+    side = s["side"]
+    for p in range(n):
+        if extra_slots[p]:
             state.say(f"  {seat_name(state, p)} has {int(side[p, engine_layout.S_SLOTS])} tableau slots")
     # The metagame revealed during this round's deckbuilding (none before the first: "No Metagame is revealed
     # during this tournament" of the pre-release); every player scores it for themselves.
-    for m in range(engine_layout.MAX_META_STACKS):
-        card = np.array([metagame[m]], dtype=np.int64)
-        game[engine_layout.G_META + m] = local(card)[0] if metagame[m] >= 0 else -1
+    meta = np.array(metagame, dtype=np.int64)
+    revealed = meta >= 0
+    meta[revealed] = local(meta[revealed])
+    game[engine_layout.G_META : engine_layout.G_META + engine_layout.MAX_META_STACKS] = meta
     if traced and revealed_metagame(state):
         state.say(f"  the metagame: {', '.join(cards.cards[c].name for c in revealed_metagame(state))}")
     if any(ENGINE_POLICIES[seat.policy] == SEARCH for seat in state.seats):
@@ -1143,7 +1171,6 @@ def play_tournament(state: MarketState, vp_round: int, label: str, after_deckbui
             if int(row[2]) in (engine_layout.EV_SEAT, engine_layout.EV_OPENS, engine_layout.EV_PLACE):
                 continue
             state.say("    " + engine_python_side.describe_event(cards.compiled, row).strip())
-    side = s["side"]
     if state.duel:
         places = duel_result(state, [int(side[p, engine_layout.S_RP]) for p in range(n)], after_deckbuilding)
     else:

@@ -59,6 +59,9 @@ FUSION_SHARE = 0.5
 """`market_policy.FUSION_SHARE`."""
 LAST_CALL = 2
 """The segment in which the aftermarket takes no sales (`market.LAST_CALL`)."""
+SEGMENTS = 3
+"""Timer segments a round (`market.SEGMENTS`): after the last, greedy's deck and collection (`play_segments`'
+`ends`)."""
 
 
 @kernel
@@ -493,6 +496,7 @@ def play_segments(
     set_of: IntArray,
     tables: Any,
     later_tables: Any,
+    ends: IntArray,
 ) -> tuple[int, int]:
     """The timer segments `from_segment` to `to_segment` - 1 of a round on the packed state, seat p playing
     `GreedyMarket` where `policy_of[p]` is GREEDY and `RandomMarket` where it is RANDOM: a round's three
@@ -500,7 +504,13 @@ def play_segments(
     under `later_tables` (the valuation after the Type metagame card is revealed); between the first and the second,
     `deal_count` cards dealt to each seat from the store round the table from seat `first` (`market.deal`); the
     aftermarket takes sales before LAST_CALL. How many actions were applied, and how many cards the store could not
-    deal. One kernel for both, as each kernel that calls `segment_turns` compiles it again."""
+    deal. One kernel for both, as each kernel that calls `segment_turns` compiles it again.
+
+    After the round's last segment, each greedy seat's appraisal of its binder then (`appraise_seat`: the one its
+    last turn made when the binder has not changed since) in its row of `ends` (COUNTS + the binders' room words,
+    `appraise_binder`'s ints: the counts, the deck, the collection or Duel Mode's two): the deck and collection
+    greedy turns in at the end of deckbuilding (`market_policy.GreedyMarket.deck`), which the market would otherwise
+    appraise again in Python."""
     work = segment_work(seats, binders, tables)
     applied = 0
     short = 0
@@ -542,6 +552,15 @@ def play_segments(
             tables if segment == from_segment else later_tables,
             work,
         )
+    if to_segment == SEGMENTS:
+        (appraised, ints, floats, _, _, _) = work
+        last = tables if to_segment - 1 == from_segment else later_tables
+        for p in range(seats.shape[0]):
+            if policy_of[p] == GREEDY:
+                appraise_seat(p, seats, binders, appraised, ints, floats, duel, False, most, last)
+                kept = COUNTS + ints[p, 0] + ints[p, 1]
+                for k in range(kept):
+                    ends[p, k] = ints[p, k]
     return applied, short
 
 

@@ -60,6 +60,7 @@ from workbench.rulesets.blades.market import (
     Action,
     MarketCards,
     MarketState,
+    RoundEnd,
     aftermarket_price,
     buy_discount,
     can_sell,
@@ -552,6 +553,15 @@ def appraised(state: MarketState, p: int) -> Appraisal | None:
     return memo.get(key)
 
 
+def round_end(state: MarketState, p: int) -> RoundEnd | None:
+    """Seat p's deck and collections as the compiled segments left them at the end of the round's last segment
+    (`MarketState.round_end`), if its binder and the metagame are still what they were made for, else None."""
+    found = state.round_end.get(p)
+    if found is not None and found.binder == state.seats[p].binder and found.metagame == state.metagame:
+        return found
+    return None
+
+
 def set_distribution(cards: MarketCards, set_index: int) -> list[tuple[int, float]]:
     """(card id, probability) of a face-down card of a set, by copies."""
     members = [i for i in range(len(cards.cards)) if cards.set_of[i] == set_index]
@@ -697,14 +707,18 @@ class GreedyMarket:
 
     def deck(self, state: MarketState, p: int) -> list[int]:
         """The best deck by deck value, under the metagame revealed this round: the appraisal's
-        (`Valuation.best_deck`'s deck, worked out by the compiled appraisal and most often already made for the seat's
-        last turn)."""
-        return list(appraise(state, p).deck)
+        (`Valuation.best_deck`'s deck, worked out by the compiled appraisal: by the compiled segments at the round's
+        end, `round_end`, or made for the seat's last turn)."""
+        found = round_end(state, p)
+        return list(found.deck if found is not None else appraise(state, p).deck)
 
     def collection(self, state: MarketState, p: int, deck: Sequence[int]) -> list[int]:
         """The largest collection from the cards outside the deck: the appraisal's when `deck` is the appraisal's
         deck (it is `best_collection` of the same cards, worked out with the deck), else `best_collection`."""
         if not state.duel:
+            found = round_end(state, p)
+            if found is not None and list(deck) == found.deck:
+                return list(found.collections[0])
             appraisal = appraise(state, p)
             if list(deck) == appraisal.deck:
                 return list(appraisal.collection)
@@ -714,7 +728,11 @@ class GreedyMarket:
         return best_collection(state.cards, rest)
 
     def duel_collections(self, state: MarketState, p: int, deck: Sequence[int]) -> tuple[list[int], list[int]]:
-        """Duel Mode: the Elemental and Type collections with the most cards from the cards outside the deck."""
+        """Duel Mode: the Elemental and Type collections with the most cards from the cards outside the deck (the
+        compiled appraisal's at the round's end, `round_end`, when `deck` is its deck: the same pair)."""
+        found = round_end(state, p)
+        if found is not None and list(deck) == found.deck:
+            return list(found.collections[0]), list(found.collections[1])
         rest = list(state.seats[p].binder)
         for c in deck:
             rest.remove(c)

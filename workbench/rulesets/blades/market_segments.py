@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from workbench.rulesets.blades import appraisal_kernels as AK
 from workbench.rulesets.blades import market as M
 from workbench.rulesets.blades import market_kernels as MK
 from workbench.rulesets.blades.market_policy import (
@@ -43,8 +44,9 @@ def run_segment(state: M.MarketState, policies: Sequence[M.MarketPolicy]) -> Non
         M.run_segment(state, policies)
         return
     now = M.revealed_metagame(state)
-    applied, _ = _play(state, policies, state.segment, state.segment + 1, 0, now)
+    applied, _, ends = _play(state, policies, state.segment, state.segment + 1, 0, now)
     state.version += applied
+    _keep_round_end(state, policies, ends)
 
 
 def run_segments(state: M.MarketState, policies: Sequence[M.MarketPolicy]) -> None:
@@ -64,7 +66,7 @@ def run_segments(state: M.MarketState, policies: Sequence[M.MarketPolicy]) -> No
         stack[0] if cards.meta_timing[m] == M.META_TYPE and stack else state.metagame[m]
         for m, stack in enumerate(state.meta_stacks)
     ]
-    applied, short = _play(state, policies, 0, M.SEGMENTS, M.DEAL, tuple(c for c in later if c >= 0))
+    applied, short, ends = _play(state, policies, 0, M.SEGMENTS, M.DEAL, tuple(c for c in later if c >= 0))
     # What the Python segments leave besides the packed state: the segment, the deal's shortfall and version step,
     # and the Type metagame card revealed (as `market.reveal_metagame` reveals it: it reads nothing the segments
     # change and draws nothing).
@@ -72,6 +74,7 @@ def run_segments(state: M.MarketState, policies: Sequence[M.MarketPolicy]) -> No
     state.short += short
     state.version += 1 + applied
     M.reveal_metagame(state, M.META_TYPE, policies)
+    _keep_round_end(state, policies, ends)
 
 
 def _play(
@@ -81,12 +84,14 @@ def _play(
     to_segment: int,
     dealt: int,
     later_metagame: tuple[int, ...],
-) -> tuple[int, int]:
+) -> tuple[int, int, np.ndarray | None]:
     """Segments `from_segment` to `to_segment` - 1 played by `market_kernels.play_segments` on the packed state,
     `dealt` cards dealt to each seat after the first segment, the later segments under the `later_metagame` revealed;
-    the state written back. How many actions were applied and how many cards the store could not deal."""
+    the state written back. How many actions were applied, how many cards the store could not deal, and after the
+    round's last segment the greedy seats' appraisals (`play_segments`' `ends`; else None)."""
     cards = state.cards
     packed = _packed(state, policies, to_segment - from_segment, dealt)
+    ends = np.empty((state.players, AK.COUNTS + packed.arrays.binders.shape[1]), dtype=np.int64)
     applied, short = MK.play_segments(
         from_segment,
         to_segment,
@@ -103,9 +108,32 @@ def _play(
         cards.set_of,
         _tables(cards, M.revealed_metagame(state)),
         _tables(cards, later_metagame),
+        ends,
     )
     _unpack(state, packed)
-    return int(applied), int(short)
+    return int(applied), int(short), ends if to_segment == M.SEGMENTS else None
+
+
+def _keep_round_end(state: M.MarketState, policies: Sequence[M.MarketPolicy], ends: np.ndarray | None) -> None:
+    """After the round's last segment, each greedy seat's deck and collections as the kernel's `ends` give them, with
+    the binder and the metagame they hold for (`MarketState.round_end`, read by `GreedyMarket` at the end of
+    deckbuilding)."""
+    if ends is None:
+        return
+    for p, row in enumerate(ends.tolist()):
+        if COMPILED_POLICIES[type(policies[p])] != MK.GREEDY:
+            continue
+        n_deck, n_collection, elemental = row[0], row[1], row[3]
+        deck_end = AK.COUNTS + n_deck
+        collection = row[deck_end : deck_end + n_collection]
+        # Duel Mode's two collections one after the other, the Elemental one first (`appraise_binder`).
+        split = elemental if state.duel else n_collection
+        state.round_end[p] = M.RoundEnd(
+            list(state.seats[p].binder),
+            list(state.metagame),
+            row[AK.COUNTS : deck_end],
+            (collection[:split], collection[split:]),
+        )
 
 
 class SegmentArrays(NamedTuple):

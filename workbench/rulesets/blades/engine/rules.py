@@ -1443,6 +1443,28 @@ def setup_seat(
 
 
 @rules_kernel
+def seat_players(
+    g: Any,
+    st: Any,
+    decks: IntArray,
+    deck_ends: IntArray,
+    policies: IntArray,
+    seed: EngineInt,
+    extra_slots: IntArray,
+) -> None:
+    """The whole game's seats set up for a tournament (`market.play_tournament`), in seat order, in one call: seat p
+    by `setup_seat` with its deck `decks[deck_ends[p - 1]:deck_ends[p]]` (from 0 for seat 0), its policy word
+    `policies[p]` and deck side 0, then `extra_slots[p]` more tableau slots (Shur's power; at most MAX_SLOTS)."""
+    start = 0
+    for p in range(deck_ends.shape[0]):
+        setup_seat(g, st, p, decks[start : deck_ends[p]], policies[p], np.int64(0), seed)
+        if extra_slots[p] > 0:
+            slots = st.side[p, S_SLOTS] + extra_slots[p]
+            st.side[p, S_SLOTS] = slots if slots < MAX_SLOTS else MAX_SLOTS
+        start = deck_ends[p]
+
+
+@rules_kernel
 def score_clause(
     g: Any,
     st: Any,
