@@ -48,6 +48,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import accumulate
 from typing import Any, NamedTuple, Protocol
 
 import numpy as np
@@ -977,8 +978,15 @@ round's three (`run_segments`, the reference, or `market_segments.run_segments`,
 def run_segments(
     state: MarketState, policies: Sequence[MarketPolicy], play_segment: SegmentRunner = run_segment
 ) -> None:
-    """A round's three timer segments, each played by `play_segment`: six more cards each and the Type metagame
-    card after the first ("the first timer ends"), no sales in the last."""
+    """A round's market: its opening (six cards dealt to each seat, the store's face-down cards filled, the
+    revealed metagame cards out of play and a new Elemental one revealed), then its three timer segments, each
+    played by `play_segment`: six more cards each and the Type metagame card after the first ("the first timer
+    ends"), no sales in the last."""
+    deal(state, DEAL)
+    fill_store_area(state)
+    # Setup the Phase, step 6, before "7. Set a Timer for 7 minutes, and begin!"
+    discard_metagame(state)
+    reveal_metagame(state, META_ELEMENTAL, policies)
     for segment in range(SEGMENTS):
         state.segment = segment
         if segment == 1:
@@ -993,19 +1001,14 @@ def run_segments(
 def deckbuilding(
     state: MarketState, policies: Sequence[MarketPolicy], play_segments: SegmentRunner = run_segments
 ) -> None:
-    """One deckbuilding phase: setup, the three timer segments (played by `play_segments`), the end of deckbuilding
-    (decks and collections)."""
+    """One deckbuilding phase: the seats' income, the round's market (its opening and its three timer segments,
+    played by `play_segments`), the end of deckbuilding (decks and collections)."""
     state.say(f"Round {state.round}: deckbuilding")
     for p, seat in enumerate(state.seats):
         seat.money += INCOME + power(state, p, POWER_INCOME)
         seat.fused = set()
         if power(state, p, POWER_INCOME):
             state.say(f"  {seat_name(state, p)} receives ${power(state, p, POWER_INCOME)} more than the ${INCOME}")
-    deal(state, DEAL)
-    fill_store_area(state)
-    # Setup the Phase, step 6, before "7. Set a Timer for 7 minutes, and begin!"
-    discard_metagame(state)
-    reveal_metagame(state, META_ELEMENTAL, policies)
     play_segments(state, policies)
     state.say(f"Round {state.round}: end of deckbuilding")
     state.version += 1
@@ -1106,11 +1109,11 @@ def play_tournament(state: MarketState, vp_round: int, label: str, after_deckbui
     # a tournament reads (`seated_deck`), so that the cards it can reach stay few.
     whole_set = engine_python_side.plays_whole_set(cards.compiled)
     decks = np.array([c for seat in state.seats for c in seat.deck], dtype=np.int64)
-    deck_ends = np.cumsum([len(seat.deck) for seat in state.seats], dtype=np.int64)
+    deck_ends = np.array(list(accumulate(len(seat.deck) for seat in state.seats)), dtype=np.int64)
     if not whole_set:
         seated = [engine_python_side.seated_deck(cards.compiled.table, d) for d in np.split(decks, deck_ends[:-1])]
         decks = np.concatenate(seated)
-        deck_ends = np.cumsum([deck.shape[0] for deck in seated], dtype=np.int64)
+        deck_ends = np.array(list(accumulate(deck.shape[0] for deck in seated)), dtype=np.int64)
     metagame = [state.metagame[m] if m < len(state.metagame) else -1 for m in range(engine_layout.MAX_META_STACKS)]
     # The tournament plays on its own cards (the seats' decks, the store, the metagame revealed), by its own ids; a
     # whole set's are the set's own, and need no translating (`game_data`).
@@ -1121,7 +1124,11 @@ def play_tournament(state: MarketState, vp_round: int, label: str, after_deckbui
     def local(set_ids: IntArray) -> IntArray:
         return set_ids if whole_set else engine_python_side.local_ids(ids, set_ids)
 
-    s = engine_python_side.new_state(options, traced, ids.shape[0])
+    # Untraced, the thread's one tournament record, reset (`reused_state`): nothing of it is kept past this call.
+    if traced:
+        s = engine_python_side.new_state(options, traced, ids.shape[0])
+    else:
+        s = engine_python_side.reused_state(options, ids.shape[0])
     s.store[: store.shape[0]] = local(store)
     game = s["game"]
     game[engine_layout.G_PLAYERS] = n

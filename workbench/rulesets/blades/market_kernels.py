@@ -1,7 +1,8 @@
 """The timer segments of the whole game's deckbuilding phase, compiled, for tables of greedy and random seats: issue
 33's compiled market, its first part (the segments were most of a whole game's time: docs/benchmarks.md).
 
-`play_segments` plays what `market.run_segments` plays (a round's three segments with the deal after the first) or
+`play_segments` plays what `market.run_segments` plays (a round's market: the opening deal and the store filled, then
+its three segments with the deal after the first) or
 `market.run_segment` (one) with `market_policy.GreedyMarket` or `RandomMarket` at each
 seat: turns of one action round the order until every seat has passed in a row or used its actions, each action the
 seat's policy's (greedy's `act`: the best value per dollar in the store, the aftermarket and the other binders, else
@@ -476,6 +477,7 @@ def play_segments(
     trades_on: bool,
     most: EngineInt,
     first: EngineInt,
+    opening_deal: EngineInt,
     deal_count: EngineInt,
     seats: IntArray,
     friendship_from: IntArray,
@@ -501,8 +503,10 @@ def play_segments(
     """The timer segments `from_segment` to `to_segment` - 1 of a round on the packed state, seat p playing
     `GreedyMarket` where `policy_of[p]` is GREEDY and `RandomMarket` where it is RANDOM: a round's three
     (`market.run_segments`: 0 to 3) or one (`market.run_segment`). The first segment under `tables`, the later ones
-    under `later_tables` (the valuation after the Type metagame card is revealed); between the first and the second,
-    `deal_count` cards dealt to each seat from the store round the table from seat `first` (`market.deal`); the
+    under `later_tables` (the valuation after the Type metagame card is revealed). From the round's first segment,
+    `opening_deal` cards dealt to each seat first and the store's face-down cards filled (`market.deal`,
+    `market.fill_store_area`: the opening of the round's market); between the first segment and the second,
+    `deal_count` cards dealt to each seat; every deal from the store round the table from seat `first`. The
     aftermarket takes sales before LAST_CALL. How many actions were applied, and how many cards the store could not
     deal. One kernel for both, as each kernel that calls `segment_turns` compiles it again.
 
@@ -514,16 +518,12 @@ def play_segments(
     work = segment_work(seats, binders, tables)
     applied = 0
     short = 0
+    if from_segment == 0 and opening_deal > 0:
+        short += deal(opening_deal, first, seats, binders, store_deck, store_discard, sizes, words)
+        fill_store(store_deck, store_area, store_discard, sizes, words)
     for segment in range(from_segment, to_segment):
         if segment == 1 and from_segment < 1:
-            n = seats.shape[0]
-            for _ in range(deal_count):
-                for k in range(n):
-                    card = draw_store(store_deck, store_discard, sizes, words)
-                    if card < 0:
-                        short += 1
-                    else:
-                        add_card(binders, seats, (first + k) % n, SEAT_BINDER_N, card)
+            short += deal(deal_count, first, seats, binders, store_deck, store_discard, sizes, words)
         applied += segment_turns(
             order,
             policy_of,
@@ -768,13 +768,7 @@ def apply_action(
         add_card(binders, seats, p, SEAT_BINDER_N, card)
         bought[card] += 1
         bought_by_seat[p, card] += 1
-        # `market.fill_store_area`.
-        while sizes[S_STORE_AREA] < STORE_AREA:
-            drawn = draw_store(store_deck, store_discard, sizes, words)
-            if drawn < 0:
-                break
-            store_area[sizes[S_STORE_AREA]] = drawn
-            sizes[S_STORE_AREA] += 1
+        fill_store(store_deck, store_area, store_discard, sizes, words)
     elif kind == BUY_AFTERMARKET:
         index = action[A_INDEX]
         card, owner = after_card[index], after_owner[index]
@@ -820,6 +814,45 @@ def apply_action(
         if action[A_FRIENDSHIP] == 1:
             seats[p, SEAT_FRIENDSHIP_LEFT] -= 1
             friendship_from[q, p] += 1
+
+
+@kernel
+def fill_store(
+    store_deck: IntArray, store_area: IntArray, store_discard: IntArray, sizes: IntArray, words: IntArray
+) -> None:
+    """`market.fill_store_area`: store cards dealt face-down until STORE_AREA are showing, or the store and its
+    discard are empty."""
+    while sizes[S_STORE_AREA] < STORE_AREA:
+        drawn = draw_store(store_deck, store_discard, sizes, words)
+        if drawn < 0:
+            return
+        store_area[sizes[S_STORE_AREA]] = drawn
+        sizes[S_STORE_AREA] += 1
+
+
+@kernel
+def deal(
+    count: EngineInt,
+    first: EngineInt,
+    seats: IntArray,
+    binders: IntArray,
+    store_deck: IntArray,
+    store_discard: IntArray,
+    sizes: IntArray,
+    words: IntArray,
+) -> int:
+    """`market.deal`: `count` cards to each seat from the store, one at a time round the table from seat `first`;
+    how many the store and its discard could not deal."""
+    n = seats.shape[0]
+    short = 0
+    for _ in range(count):
+        for k in range(n):
+            card = draw_store(store_deck, store_discard, sizes, words)
+            if card < 0:
+                short += 1
+            else:
+                add_card(binders, seats, (first + k) % n, SEAT_BINDER_N, card)
+    return short
 
 
 @kernel

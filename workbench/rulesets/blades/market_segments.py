@@ -1,5 +1,6 @@
 """Which way the timer segments of the whole game are played: compiled (`market_kernels.play_segments`: a round's
-three in one call, or one) when every seat is greedy or random and nothing is traced, else by the Python market
+market, its opening deal and three segments, in one call, or one segment) when every seat is greedy or random and
+nothing is traced, else by the Python market
 (`market.run_segments` and `market.run_segment`, the reference).
 
 `run_segments` and `run_segment` pack the state into the kernels' arrays (`SegmentArrays`), play and write the state
@@ -50,7 +51,8 @@ def run_segment(state: M.MarketState, policies: Sequence[M.MarketPolicy]) -> Non
 
 
 def run_segments(state: M.MarketState, policies: Sequence[M.MarketPolicy]) -> None:
-    """A round's three timer segments (`market.run_segments`): in one compiled call when `compiled` says so and no
+    """A round's market, its opening and its three timer segments (`market.run_segments`): in one compiled call (the
+    opening's metagame steps in Python) when `compiled` says so and no
     seat's character looks at the metagame stacks before a card is revealed (its policy picks the card, in Python:
     then each segment is compiled alone), else by the Python market."""
     if not compiled(state, policies):
@@ -59,6 +61,11 @@ def run_segments(state: M.MarketState, policies: Sequence[M.MarketPolicy]) -> No
     if any(M.power(state, p, M.POWER_META_LOOK) > 1 for p in range(state.players)):
         M.run_segments(state, policies, run_segment)
         return
+    # The opening's metagame steps before the opening deal the kernel makes: without The Power Creep's look they draw
+    # nothing, and the deal and the store read nothing of the metagame, so the generator's draws come in the
+    # Python market's order.
+    M.discard_metagame(state)
+    M.reveal_metagame(state, M.META_ELEMENTAL, policies)
     cards = state.cards
     # The Type metagame card the reveal after the first segment shows: the top of each Type stack that has cards
     # (no seat picks it). Revealed in Python after the call; the later segments' valuation reads it.
@@ -66,13 +73,13 @@ def run_segments(state: M.MarketState, policies: Sequence[M.MarketPolicy]) -> No
         stack[0] if cards.meta_timing[m] == M.META_TYPE and stack else state.metagame[m]
         for m, stack in enumerate(state.meta_stacks)
     ]
-    applied, short, ends = _play(state, policies, 0, M.SEGMENTS, M.DEAL, tuple(c for c in later if c >= 0))
-    # What the Python segments leave besides the packed state: the segment, the deal's shortfall and version step,
+    applied, short, ends = _play(state, policies, 0, M.SEGMENTS, M.DEAL, tuple(c for c in later if c >= 0), M.DEAL)
+    # What the Python market leaves besides the packed state: the segment, the deals' shortfall and version steps,
     # and the Type metagame card revealed (as `market.reveal_metagame` reveals it: it reads nothing the segments
     # change and draws nothing).
     state.segment = M.LAST_CALL
     state.short += short
-    state.version += 1 + applied
+    state.version += 2 + applied
     M.reveal_metagame(state, M.META_TYPE, policies)
     _keep_round_end(state, policies, ends)
 
@@ -84,13 +91,15 @@ def _play(
     to_segment: int,
     dealt: int,
     later_metagame: tuple[int, ...],
+    opening: int = 0,
 ) -> tuple[int, int, np.ndarray | None]:
     """Segments `from_segment` to `to_segment` - 1 played by `market_kernels.play_segments` on the packed state,
-    `dealt` cards dealt to each seat after the first segment, the later segments under the `later_metagame` revealed;
+    `opening` cards dealt to each seat and the store filled first (the round's opening), `dealt` cards dealt to each
+    seat after the first segment, the later segments under the `later_metagame` revealed;
     the state written back. How many actions were applied, how many cards the store could not deal, and after the
     round's last segment the greedy seats' appraisals (`play_segments`' `ends`; else None)."""
     cards = state.cards
-    packed = _packed(state, policies, to_segment - from_segment, dealt)
+    packed = _packed(state, policies, to_segment - from_segment, opening + dealt)
     ends = np.empty((state.players, AK.COUNTS + packed.arrays.binders.shape[1]), dtype=np.int64)
     applied, short = MK.play_segments(
         from_segment,
@@ -102,6 +111,7 @@ def _play(
         bool(cards.options["trades"]),
         cards.collection_max,
         state.first,
+        opening,
         dealt,
         *packed.arrays,
         cards.price,
@@ -185,7 +195,7 @@ class _Packed(NamedTuple):
 
 
 def _packed(state: M.MarketState, policies: Sequence[M.MarketPolicy], segments: int, dealt: int = 0) -> _Packed:
-    """The state packed for `segments` timer segments with `dealt` cards dealt to each seat between them, each array
+    """The state packed for `segments` timer segments with `dealt` cards dealt to each seat in the call, each array
     with room for what they can add: a seat gains at most one card an action (a purchase, a trade, a fusion's promo)
     and the table sees at most as many, the aftermarket takes at most one sale an action, and the store deck becomes
     its discard at most (the segments add nothing to either)."""
