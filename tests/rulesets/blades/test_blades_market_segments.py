@@ -19,7 +19,7 @@ from workbench.paths import bundled_sets
 from workbench.rulesets.blades import RULESET as BLADES
 from workbench.rulesets.blades import market as M
 from workbench.rulesets.blades import market_segments as S
-from workbench.rulesets.blades.market_policy import MARKET_POLICIES, Appraisal, make_policy
+from workbench.rulesets.blades.market_policy import MARKET_POLICIES, make_policy
 from workbench.rulesets.blades.market_rng import MarketRng
 from workbench.rulesets.blades.market_runs import game_rngs, play_one
 
@@ -74,6 +74,26 @@ def state_of(state: M.MarketState) -> tuple[object, ...]:
     )
 
 
+def ends_of_deckbuilding(
+    state: M.MarketState, policies: Sequence[M.MarketPolicy]
+) -> list[tuple[list[int], tuple[list[int], list[int]]]]:
+    """Each seat's deck and collections as its policy makes them in Python, seat by seat as `market.deckbuilding`
+    asks (a random seat draws them from the game's generator)."""
+    found = []
+    for p, policy in enumerate(policies):
+        deck = policy.deck(state, p)
+        if state.duel:
+            found.append((deck, policy.duel_collections(state, p, deck)))
+        else:
+            found.append((deck, (policy.collection(state, p, deck), [])))
+    return found
+
+
+def round_ends(state: M.MarketState) -> list[tuple[list[int], tuple[list[int], list[int]]]]:
+    """Each seat's deck and collections as the compiled segments left them (`MarketState.round_end`)."""
+    return [(state.round_end[p].deck, state.round_end[p].collections) for p in range(state.players)]
+
+
 class BothWays:
     """A segments runner that plays every segment (`rounds` False) or every round's three segments (True) twice
     from the same state: the Python market's on a copy (with copies of the policies), the compiled one on the game
@@ -103,22 +123,24 @@ class BothWays:
         reference: M.SegmentRunner,
         dispatched: M.SegmentRunner,
     ) -> None:
+        state.round_end.clear()  # the twin's policies draw their own at the round's end
         twin = copy.deepcopy(state, {id(state.cards): state.cards})
-        reference(twin, copy.deepcopy(policies))
+        twin_policies = copy.deepcopy(policies)
+        reference(twin, twin_policies)
         self.compiled += S.compiled(state, policies)
-        state.round_end.clear()
         dispatched(state, policies)
         self.played += 1
+        ended = state.segment == M.LAST_CALL
+        self.round_ends += ended
+        # After a round's last segment the kernel has made each seat's end of deckbuilding (a random seat's drawn
+        # from the game's generator): the twin's policies make theirs in Python, seat by seat as `deckbuilding`
+        # asks them, before the two are compared.
+        if ended:
+            self.ends += len(state.round_end)
+            if round_ends(state) != ends_of_deckbuilding(twin, twin_policies):
+                self.parted.append(f"round {state.round}: the decks or collections at the round's end")
         if state_of(twin) != state_of(state):
             self.parted.append(f"round {state.round}, segment {state.segment}")
-        self.round_ends += state.segment == M.LAST_CALL
-        # After a round's last segment, each greedy seat's deck and collections as the kernel left them: greedy's
-        # appraisal's, which the market turns in (`GreedyMarket.deck`).
-        for p, end in state.round_end.items():
-            self.ends += 1
-            appraisal = Appraisal(state, p)
-            if end.deck != appraisal.deck or [*end.collections[0], *end.collections[1]] != appraisal.collection:
-                self.parted.append(f"round {state.round}: seat {p}'s deck or collection at the round's end")
 
 
 def play_both_ways(cards: M.MarketCards, seed: int, names: Sequence[str], rounds: bool) -> BothWays:
@@ -140,9 +162,9 @@ def test_every_compiled_segment_leaves_the_state_the_python_segment_leaves(
             assert runner.parted == [], f"{label}, seed {seed}, {'rounds' if rounds else 'segments'}"
             # Every segment or round was played compiled (the dispatch did not fall back to the Python market).
             assert runner.compiled == runner.played > 0
-            # Every round's end left each greedy seat's deck and collections.
+            # Every round's end left each seat's deck and collections.
             assert runner.round_ends > 0
-            assert runner.ends == names.count("greedy") * runner.round_ends
+            assert runner.ends == len(names) * runner.round_ends
 
 
 def test_segments_agree_on_random_seeds() -> None:
@@ -212,12 +234,12 @@ def test_a_round_with_the_power_creep_plays_its_segments_one_at_a_time(monkeypat
         state.seats[1].character = creep
         assert M.power(state, 1, M.POWER_META_LOOK) > 1
         policies = [make_policy("greedy"), make_policy("greedy"), make_policy("random"), make_policy("random")]
-        M.deal(state, M.DEAL)
-        M.fill_store_area(state)
-        M.reveal_metagame(state, M.META_ELEMENTAL, policies)
         twin = copy.deepcopy(state, {id(state.cards): state.cards})
-        M.run_segments(twin, copy.deepcopy(policies))
+        twin_policies = copy.deepcopy(policies)
+        M.run_segments(twin, twin_policies)
         S.run_segments(state, policies)
+        # The last segment's call made the end of deckbuilding (the random seats' draws): so does the twin.
+        assert round_ends(state) == ends_of_deckbuilding(twin, twin_policies), f"seed {seed}"
         assert state_of(twin) == state_of(state), f"seed {seed}"
     assert spans == [1] * 9
 

@@ -442,7 +442,7 @@ class Listing:
 
 
 class RoundEnd(NamedTuple):
-    """A greedy seat's deck and collections at the end of a round's last timer segment (`MarketState.round_end`)."""
+    """A seat's deck and collections at the end of a round's last timer segment (`MarketState.round_end`)."""
 
     binder: list[int]
     """The binder they were worked out from."""
@@ -509,9 +509,11 @@ class MarketState:
     buys, trades); what a policy that never peeks may know of another seat's binder, besides how many cards it
     holds. Store buys, deals, promos and prize support are seen only by their owner."""
     round_end: dict[int, RoundEnd] = field(default_factory=dict)
-    """Per greedy seat, the deck and collections its appraisal gives at the end of a round's last timer segment, as
-    the compiled segments worked them out (`market_segments`), with the binder and metagame they hold for:
-    `market_policy.GreedyMarket` turns them in while both are unchanged, rather than appraising the binder again."""
+    """Per seat, its deck and collections for the end of deckbuilding as the compiled segments worked them out after
+    a round's last timer segment (`market_segments`), with the binder and metagame they hold for: greedy's
+    appraisal's, or random's drawn from the game's generator (in seat order, as the end of deckbuilding would draw
+    them). `market_policy.GreedyMarket` and `RandomMarket` turn them in while both are unchanged, rather than
+    appraising the binder again or drawing again."""
 
     @property
     def players(self) -> int:

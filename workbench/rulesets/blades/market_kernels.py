@@ -22,7 +22,19 @@ from typing import Any
 import numpy as np
 
 from workbench.engines import EngineInt, IntArray, kernel, rng_below, rng_next
-from workbench.rulesets.blades.appraisal_kernels import COUNTS, F_STARS, FLOAT_BLOCKS, FLOAT_USE_WORTHS, appraise_binder
+from workbench.rulesets.blades.appraisal_kernels import (
+    COUNTS,
+    F_SLOT,
+    F_STARS,
+    F_SYMBOLS,
+    F_SYMBOLS_N,
+    FLOAT_BLOCKS,
+    FLOAT_USE_WORTHS,
+    NO_CATEGORY,
+    NO_SLOT,
+    appraise_binder,
+    without,
+)
 
 BUY_STORE, BUY_AFTERMARKET, SELL, FUSE, TRADE, PASS = range(6)
 """Action kinds, as `market` numbers them."""
@@ -510,11 +522,13 @@ def play_segments(
     aftermarket takes sales before LAST_CALL. How many actions were applied, and how many cards the store could not
     deal. One kernel for both, as each kernel that calls `segment_turns` compiles it again.
 
-    After the round's last segment, each greedy seat's appraisal of its binder then (`appraise_seat`: the one its
-    last turn made when the binder has not changed since) in its row of `ends` (COUNTS + the binders' room words,
-    `appraise_binder`'s ints: the counts, the deck, the collection or Duel Mode's two): the deck and collection
-    greedy turns in at the end of deckbuilding (`market_policy.GreedyMarket.deck`), which the market would otherwise
-    appraise again in Python."""
+    After the round's last segment, each seat's end of deckbuilding in its row of `ends` (COUNTS + the binders'
+    room words, laid out as `appraise_binder`'s ints: the counts, the deck, the collection or Duel Mode's two): a
+    greedy seat's appraisal of its binder then (`appraise_seat`: the one its last turn made when the binder has not
+    changed since), the deck and collection greedy turns in (`market_policy.GreedyMarket.deck`); a random seat's
+    deck and collections drawn from the game's generator (`random_round_end`), in seat order, as `RandomMarket`
+    would draw them at the end of deckbuilding (nothing draws in between), so the market must take them from here
+    (`market_segments`, `MarketState.round_end`)."""
     work = segment_work(seats, binders, tables)
     applied = 0
     short = 0
@@ -561,7 +575,143 @@ def play_segments(
                 kept = COUNTS + ints[p, 0] + ints[p, 1]
                 for k in range(kept):
                     ends[p, k] = ints[p, k]
+            else:
+                binder = binders[p, : seats[p, SEAT_BINDER_N]]
+                random_round_end(binder, duel, most, last[0], last[1], last[2], words, ends[p])
     return applied, short
+
+
+@kernel
+def permutation(n: EngineInt, words: IntArray) -> IntArray:
+    """`MarketRng.permutation(n)`: 0..n-1 shuffled by Fisher-Yates from the back, place i swapped with
+    `below(i + 1)`."""
+    values = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        values[i] = i
+    for i in range(n - 1, 0, -1):
+        j = rng_below(words, i + 1)
+        values[i], values[j] = values[j], values[i]
+    return values
+
+
+@kernel
+def random_collection(
+    pool: IntArray,
+    n_pool: EngineInt,
+    category: EngineInt,
+    most: EngineInt,
+    facts: IntArray,
+    category_of: IntArray,
+    words: IntArray,
+    out: IntArray,
+    at: EngineInt,
+) -> EngineInt:
+    """`RandomMarket.collection`'s draw from `pool[:n_pool]` (of `category`'s symbols only, unless NO_CATEGORY: Duel
+    Mode's): the symbols' groups as `market_policy.collection_groups` makes them (one card per star rating, the first
+    seen; symbols and ratings in the order first met: a Python dict's), a uniform one of those with two cards or
+    more, a uniform size from 2 to its cards (at most `most`), its cards in a uniform order, the first `size`
+    written into `out` from `at`; how many (0 when no group has two cards)."""
+    n_symbols = category_of.shape[0]
+    ratings = 1
+    for c in range(facts.shape[0]):
+        ratings = max(ratings, facts[c, F_STARS] + 1)
+    group_of = np.full(n_symbols, -1, dtype=np.int64)
+    group_cards = np.empty((n_symbols, ratings), dtype=np.int64)
+    group_n = np.zeros(n_symbols, dtype=np.int64)
+    group_symbol = np.empty(n_symbols, dtype=np.int64)
+    n_groups = 0
+    for i in range(n_pool):
+        c = pool[i]
+        rating = facts[c, F_STARS]
+        for k in range(facts[c, F_SYMBOLS_N]):
+            symbol = facts[c, F_SYMBOLS + k]
+            g = group_of[symbol]
+            if g < 0:
+                g = n_groups
+                group_of[symbol] = g
+                group_symbol[g] = symbol
+                n_groups += 1
+            held = False
+            for j in range(group_n[g]):
+                if facts[group_cards[g, j], F_STARS] == rating:
+                    held = True
+                    break
+            if not held:
+                group_cards[g, group_n[g]] = c
+                group_n[g] += 1
+    eligible = np.empty(n_groups, dtype=np.int64)
+    n_eligible = 0
+    for g in range(n_groups):
+        if group_n[g] >= 2 and (category == NO_CATEGORY or category_of[group_symbol[g]] == category):
+            eligible[n_eligible] = g
+            n_eligible += 1
+    if n_eligible == 0:
+        return 0
+    g = eligible[rng_below(words, n_eligible)]
+    chosen = group_n[g]
+    size = 2 + rng_below(words, min(chosen, most) + 1 - 2)
+    order = permutation(chosen, words)
+    for i in range(size):
+        out[at + i] = group_cards[g, order[i]]
+    return size
+
+
+@kernel
+def random_round_end(
+    binder: IntArray,
+    duel: bool,
+    most: EngineInt,
+    facts: IntArray,
+    category_of: IntArray,
+    limits: IntArray,
+    words: IntArray,
+    out: IntArray,
+) -> None:
+    """A random seat's end of deckbuilding, drawn from the game's generator as `RandomMarket` draws it: its deck
+    (`deck`: the binder's distinct cards in a uniform order, each kind kept up to its limit in `limits`,
+    `market.legal_part`),
+    then its collection (`collection`) or Duel Mode's Elemental and Type ones (`duel_collections`) from the cards
+    outside the deck. Written into `out` as `appraise_binder` writes its ints: the deck's and the collections'
+    lengths (out[0], out[1]; Duel Mode's two at out[3], out[4]), then the deck and the collections."""
+    n_binder = binder.shape[0]
+    owned = np.zeros(facts.shape[0], dtype=np.bool_)
+    for i in range(n_binder):
+        owned[binder[i]] = True
+    distinct = np.empty(n_binder, dtype=np.int64)
+    n_distinct = 0
+    for c in range(facts.shape[0]):
+        if owned[c]:
+            distinct[n_distinct] = c
+            n_distinct += 1
+    order = permutation(n_distinct, words)
+    room = limits.copy()  # each deck kind's limit, by slot (`AppraisalTables.limits`)
+    n_deck = 0
+    for i in range(n_distinct):
+        c = distinct[order[i]]
+        slot = facts[c, F_SLOT]
+        if slot != NO_SLOT and room[slot] > 0:
+            room[slot] -= 1
+            out[COUNTS + n_deck] = c
+            n_deck += 1
+    rest = np.empty(n_binder, dtype=np.int64)
+    n_rest = without(binder, n_binder, out[COUNTS : COUNTS + n_deck], n_deck, rest, np.empty(n_deck, dtype=np.int64))
+    # Typed for mypy only (numba ignores the annotation): a place in `out`, moved on by each collection's length.
+    at: EngineInt = COUNTS + n_deck
+    out[3] = 0
+    out[4] = 0
+    if not duel:
+        out[1] = random_collection(rest, n_rest, np.int64(NO_CATEGORY), most, facts, category_of, words, out, at)
+    else:
+        left = np.empty(n_rest, dtype=np.int64)
+        for category in range(2):
+            n_picked = random_collection(rest, n_rest, np.int64(category), most, facts, category_of, words, out, at)
+            out[3 + category] = n_picked
+            n_rest = without(rest, n_rest, out[at : at + n_picked], n_picked, left, np.empty(n_picked, dtype=np.int64))
+            rest[:n_rest] = left[:n_rest]
+            at += n_picked
+        out[1] = out[3] + out[4]
+    out[0] = n_deck
+    out[2] = 0
 
 
 @kernel

@@ -834,13 +834,21 @@ class RandomMarket:
         return state.rng.below(len(seen))
 
     def deck(self, state: MarketState, p: int) -> list[int]:
-        """A random legal deck: the binder's distinct cards in random order, each kind filled to its limit."""
+        """A random legal deck: the binder's distinct cards in random order, each kind filled to its limit (drawn
+        already by the compiled segments when `round_end` has it)."""
+        found = round_end(state, p)
+        if found is not None:
+            return list(found.deck)
         distinct = sorted(set(state.seats[p].binder))
         order = state.rng.permutation(len(distinct))
         return legal_part(state.cards, [distinct[i] for i in order])
 
     def collection(self, state: MarketState, p: int, deck: Sequence[int]) -> list[int]:
-        """A random symbol's cards outside the deck, one per star rating, a random size from 2 up (none if none)."""
+        """A random symbol's cards outside the deck, one per star rating, a random size from 2 up (none if none;
+        drawn already by the compiled segments when `round_end` has it for `deck`)."""
+        found = round_end(state, p)
+        if found is not None and list(deck) == found.deck:
+            return list(found.collections[0])
         rest = list(state.seats[p].binder)
         for c in deck:
             rest.remove(c)
@@ -855,7 +863,11 @@ class RandomMarket:
 
     def duel_collections(self, state: MarketState, p: int, deck: Sequence[int]) -> tuple[list[int], list[int]]:
         """Duel Mode: for each of the two categories in turn, a random symbol's cards of those left, one per star
-        rating, a random size from 2 up (none if none)."""
+        rating, a random size from 2 up (none if none; drawn already by the compiled segments when `round_end` has
+        them for `deck`)."""
+        found = round_end(state, p)
+        if found is not None and list(deck) == found.deck:
+            return list(found.collections[0]), list(found.collections[1])
         rest = list(state.seats[p].binder)
         for c in deck:
             rest.remove(c)

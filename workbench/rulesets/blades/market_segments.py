@@ -125,14 +125,12 @@ def _play(
 
 
 def _keep_round_end(state: M.MarketState, policies: Sequence[M.MarketPolicy], ends: np.ndarray | None) -> None:
-    """After the round's last segment, each greedy seat's deck and collections as the kernel's `ends` give them, with
-    the binder and the metagame they hold for (`MarketState.round_end`, read by `GreedyMarket` at the end of
-    deckbuilding)."""
+    """After the round's last segment, each seat's deck and collections as the kernel's `ends` give them, with the
+    binder and the metagame they hold for (`MarketState.round_end`, read by `GreedyMarket` and `RandomMarket` at the
+    end of deckbuilding: a random seat's were drawn by the kernel)."""
     if ends is None:
         return
     for p, row in enumerate(ends.tolist()):
-        if COMPILED_POLICIES[type(policies[p])] != MK.GREEDY:
-            continue
         n_deck, n_collection, elemental = row[0], row[1], row[3]
         deck_end = AK.COUNTS + n_deck
         collection = row[deck_end : deck_end + n_collection]
