@@ -850,3 +850,78 @@ def test_whole_games_of_a_set_larger_than_the_state_record_are_the_same_games(mo
     whole = [str(play_one(CARDS, rng, ["greedy"] * 4)[0]) for rng in game_rngs(5, 3)]
     monkeypatch.setattr(python_side, "MAX_LOCAL", len(CARDS.compiled.names) - 1)
     assert [str(play_one(CARDS, rng, ["greedy"] * 4)[0]) for rng in game_rngs(5, 3)] == whole
+
+
+def _record_fields(state: Any, cards: int) -> dict[str, list[Any]]:
+    """A tournament state record's fields as lists (the counters up to `cards`; the trace, untraced, left out)."""
+    from workbench.rulesets.blades.engine.layout import STATE_DTYPE
+
+    found = {name: state[name].tolist() for name in STATE_DTYPE.names or () if name not in ("counters", "events")}
+    found["counters"] = state["counters"][:, :cards].tolist()
+    return found
+
+
+def test_seat_players_seats_every_player_as_setup_seat_does() -> None:
+    """`seat_players` (the whole game's tournaments: every seat in one call) leaves the record `setup_seat` leaves seat
+    by seat, each seat's extra tableau slots added after it (at most MAX_SLOTS): on random decks of the set, of up to
+    16 singles (over the hand's limit some go back, by the generator) and of any deck boxes and accessories."""
+    import random
+
+    import numpy as np
+
+    from workbench.engines import rng_seed
+    from workbench.play.policies import GREEDY, RANDOM
+    from workbench.rulesets.blades.engine import layout, python_side, rules
+
+    compiled = CARDS.compiled
+    ids, g = python_side.game_data(compiled, np.arange(len(compiled.names), dtype=np.int64))
+    kinds = compiled.table[:, layout.T_KIND].tolist()
+    singles = [c for c, kind in enumerate(kinds) if kind == layout.K_SINGLE]
+    others = [c for c, kind in enumerate(kinds) if kind in (layout.K_DECK_BOX, layout.K_ACCESSORY)]
+    draw = random.Random(20261204)
+    for _ in range(30):
+        n = draw.choice([2, 3, 4, 5])
+        decks = [draw.sample(singles, draw.randint(0, 16)) + draw.sample(others, draw.randint(0, 4)) for _ in range(n)]
+        for deck in decks:
+            draw.shuffle(deck)
+        policies = np.array([draw.choice([GREEDY, RANDOM]) for _ in range(n)], dtype=np.int64)
+        extra = np.array([draw.choice([0, 0, 1, 3, layout.MAX_SLOTS]) for _ in range(n)], dtype=np.int64)
+        seed = np.int64(draw.getrandbits(62))
+        options = compiled.options.copy()
+        options[layout.O_PLAYERS] = n
+        one, each = (python_side.new_state(options, False, ids.shape[0]) for _ in range(2))
+        for state in (one, each):
+            state["game"][layout.G_PLAYERS] = n
+            state["game"][layout.G_SLOTS] = options[layout.O_SLOTS]
+            rng_seed(state["rng"], seed)
+        flat = np.array([c for deck in decks for c in deck], dtype=np.int64)
+        ends = np.cumsum([len(deck) for deck in decks]).astype(np.int64)
+        rules.seat_players(g, one, flat, ends, policies, seed, extra)
+        for p, deck in enumerate(decks):
+            rules.setup_seat(g, each, np.int64(p), np.array(deck, dtype=np.int64), policies[p], np.int64(0), seed)
+            if extra[p]:
+                slots = each["side"][p, layout.S_SLOTS] + extra[p]
+                each["side"][p, layout.S_SLOTS] = min(layout.MAX_SLOTS, slots)
+        assert _record_fields(one, ids.shape[0]) == _record_fields(each, ids.shape[0])
+
+
+def test_a_reused_state_record_starts_as_a_fresh_one() -> None:
+    """The thread's reused tournament record (`reused_state`), after whole games played on it, starts as a fresh
+    record (`new_state`) starts; another thread gets a record of its own."""
+    import threading
+
+    from workbench.rulesets.blades.engine import python_side
+    from workbench.rulesets.blades.market_runs import game_rngs, play_one
+
+    for rng in game_rngs(11, 2):
+        play_one(CARDS, rng, ["greedy", "random", "greedy", "random"])
+    options = CARDS.compiled.options.copy()
+    cards = len(CARDS.compiled.names)
+    reused = python_side.reused_state(options, cards)
+    assert _record_fields(reused, cards) == _record_fields(python_side.new_state(options, False, cards), cards)
+    assert python_side.reused_state(options, cards) is reused
+    other: list[Any] = []
+    worker = threading.Thread(target=lambda: other.append(python_side.reused_state(options, cards)))
+    worker.start()
+    worker.join()
+    assert other[0] is not reused
