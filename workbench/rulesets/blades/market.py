@@ -1161,8 +1161,9 @@ def play_tournament(state: MarketState, vp_round: int, label: str, after_deckbui
     # The metagame revealed during this round's deckbuilding (none before the first: "No Metagame is revealed
     # during this tournament" of the pre-release); every player scores it for themselves.
     meta = np.array(metagame, dtype=np.int64)
-    revealed = meta >= 0
-    meta[revealed] = local(meta[revealed])
+    if not whole_set:
+        revealed = meta >= 0
+        meta[revealed] = local(meta[revealed])
     game[engine_layout.G_META : engine_layout.G_META + engine_layout.MAX_META_STACKS] = meta
     if traced and revealed_metagame(state):
         state.say(f"  the metagame: {', '.join(cards.cards[c].name for c in revealed_metagame(state))}")
@@ -1195,11 +1196,12 @@ def play_tournament(state: MarketState, vp_round: int, label: str, after_deckbui
         places = [int(side[p, engine_layout.S_PLACE]) for p in range(n)]
     left = int(game[engine_layout.G_STORE_LEFT])
     shown = int(game[engine_layout.G_AFTERMARKET])
-    store = ids[s.store[: store.shape[0]]]
-    state.store_deck = [int(c) for c in store[:left]]
+    played = s.store[: store.shape[0]]
+    held = (played if whole_set else ids[played]).tolist()
+    state.store_deck = held[:left]
     # Clash reveals stay in the aftermarket, "available for sale during the next round".
-    state.aftermarket = [Listing(int(c), -1) for c in store[left : left + shown]]
-    state.store_discard = [int(c) for c in store[left + shown :]]
+    state.aftermarket = [Listing(c, -1) for c in held[left : left + shown]]
+    state.store_discard = held[left + shown :]
     if shown:
         state.say(f"  the aftermarket keeps {shown} card(s) revealed in clashes for the next round")
     # "Turns begin with whichever player placed highest in the previous tournament (... in case of a tie ...)".
