@@ -877,12 +877,22 @@ class MarketPolicy(Protocol):
 # ---- decks and collections ------------------------------------------------------------------------------------------
 
 
+def _card_lists(cards: MarketCards) -> tuple[list[int], list[int]]:
+    """The cards' kinds and star ratings as lists (a list's item is read faster than an array's), made once and kept
+    with the cards."""
+    found: tuple[list[int], list[int]] | None = cards.memo.get("kinds_and_stars")
+    if found is None:
+        found = cards.memo["kinds_and_stars"] = (cards.kind.tolist(), cards.stars.tolist())
+    return found
+
+
 def deck_problem(cards: MarketCards, deck: Sequence[int]) -> str:
     """Why `deck` is not a legal tournament deck, or '' when it is (one copy of a card; 8 / 1 / 2)."""
     if len(set(deck)) != len(deck):
         return "a card appears twice ('You may only have one copy of any card in your deck!')"
-    # The kinds read in one numpy call: an array's item read one card at a time cost most of a whole game's turn-in.
-    kinds = cards.kind[list(deck)].tolist() if deck else []
+    # The kinds read from a list: an array's item read one card at a time cost most of a whole game's turn-in.
+    kind_of = _card_lists(cards)[0]
+    kinds = [kind_of[c] for c in deck]
     for kind, limit in DECK_LIMITS.items():
         if kinds.count(kind) > limit:
             return f"more than {limit} {engine_layout.KIND_NAMES[kind]}(s)"
@@ -910,7 +920,8 @@ def collection_problem(cards: MarketCards, collection: Sequence[int], category: 
         return ""
     if not 2 <= len(collection) <= cards.collection_max:
         return f"a collection is 2-{cards.collection_max} cards"
-    if len({int(cards.stars[c]) for c in collection}) != len(collection):
+    stars = _card_lists(cards)[1]
+    if len({stars[c] for c in collection}) != len(collection):
         return "two cards share a star rating"
     symbols = [cards.symbols[c] for c in collection]
     what = "symbol"
