@@ -225,13 +225,35 @@ def without(
     return m
 
 
+@kernel
+def group_room(facts: IntArray, n_symbols: EngineInt) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+    """`collection_groups`' four arrays, sized for `n_symbols` symbols and the set's star ratings: `group_card`,
+    `group_size`, `seen` and `rated`."""
+    ratings = 1
+    for c in range(facts.shape[0]):
+        ratings = max(ratings, facts[c, F_STARS] + 1)
+    return (
+        np.empty((n_symbols, ratings), dtype=np.int64),
+        np.empty(n_symbols, dtype=np.int64),
+        np.empty(n_symbols, dtype=np.int64),
+        np.empty((n_symbols, ratings), dtype=np.int64),
+    )
+
+
 @rules_kernel
 def collection_groups(
-    facts: IntArray, pool: IntArray, n_pool: EngineInt, group_card: IntArray, group_size: IntArray, seen: IntArray
+    facts: IntArray,
+    pool: IntArray,
+    n_pool: EngineInt,
+    group_card: IntArray,
+    group_size: IntArray,
+    seen: IntArray,
+    rated: IntArray,
 ) -> int:
     """For each symbol, one card per star rating among `pool` (the first seen): `group_card[symbol, stars]` (-1:
-    none), `group_size[symbol]` the ratings held, `seen` the symbols in the order first met (a Python dict's
-    order); how many symbols."""
+    none), `group_size[symbol]` the ratings held, `rated[symbol, :group_size[symbol]]` those ratings in the order
+    first met, `seen` the symbols in the order first met (a Python dict's order, as `market_policy.collection_groups`
+    keeps both); how many symbols. The arrays: `group_room`."""
     for symbol in range(group_size.shape[0]):
         group_size[symbol] = 0
         for rating in range(group_card.shape[1]):
@@ -247,6 +269,7 @@ def collection_groups(
                 n_seen += 1
             if group_card[symbol, rating] < 0:
                 group_card[symbol, rating] = c
+                rated[symbol, group_size[symbol]] = rating
                 group_size[symbol] += 1
     return n_seen
 
@@ -334,13 +357,8 @@ def appraise_binder(
     rest = np.empty(n_binder, dtype=np.int64)
     n_rest = without(binder, n_binder, deck, n_deck, rest, taken)
     n_symbols = category_of.shape[0]
-    ratings = 1
-    for c in range(n_cards):
-        ratings = max(ratings, facts[c, F_STARS] + 1)
-    group_card = np.empty((n_symbols, ratings), dtype=np.int64)
-    group_size = np.empty(n_symbols, dtype=np.int64)
-    seen = np.empty(n_symbols, dtype=np.int64)
-    n_seen = collection_groups(facts, rest, n_rest, group_card, group_size, seen)
+    group_card, group_size, seen, rated = group_room(facts, n_symbols)
+    n_seen = collection_groups(facts, rest, n_rest, group_card, group_size, seen, rated)
     collection = np.empty(2 * most, dtype=np.int64)
     sizes = np.zeros(2, dtype=np.int64)
     if duel:
@@ -349,14 +367,12 @@ def appraise_binder(
         one = np.empty(most, dtype=np.int64)
         other = np.empty(most, dtype=np.int64)
         left = np.empty(n_rest, dtype=np.int64)
-        other_card = np.empty((n_symbols, ratings), dtype=np.int64)
-        other_size = np.empty(n_symbols, dtype=np.int64)
-        other_seen = np.empty(n_symbols, dtype=np.int64)
+        other_card, other_size, other_seen, other_rated = group_room(facts, n_symbols)
         best_total = 0
         for first in range(2):
             n_one = best_collection(group_card, group_size, seen, n_seen, category_of, np.int64(first), most, one)
             n_left = without(rest, n_rest, one, n_one, left, taken)
-            n_other_seen = collection_groups(facts, left, n_left, other_card, other_size, other_seen)
+            n_other_seen = collection_groups(facts, left, n_left, other_card, other_size, other_seen, other_rated)
             n_other = best_collection(
                 other_card, other_size, other_seen, n_other_seen, category_of, np.int64(1 - first), most, other
             )

@@ -26,13 +26,13 @@ from workbench.rulesets.blades.appraisal_kernels import (
     COUNTS,
     F_SLOT,
     F_STARS,
-    F_SYMBOLS,
-    F_SYMBOLS_N,
     FLOAT_BLOCKS,
     FLOAT_USE_WORTHS,
     NO_CATEGORY,
     NO_SLOT,
     appraise_binder,
+    collection_groups,
+    group_room,
     without,
 )
 
@@ -611,48 +611,23 @@ def random_collection(
     seen; symbols and ratings in the order first met: a Python dict's), a uniform one of those with two cards or
     more, a uniform size from 2 to its cards (at most `most`), its cards in a uniform order, the first `size`
     written into `out` from `at`; how many (0 when no group has two cards)."""
-    n_symbols = category_of.shape[0]
-    ratings = 1
-    for c in range(facts.shape[0]):
-        ratings = max(ratings, facts[c, F_STARS] + 1)
-    group_of = np.full(n_symbols, -1, dtype=np.int64)
-    group_cards = np.empty((n_symbols, ratings), dtype=np.int64)
-    group_n = np.zeros(n_symbols, dtype=np.int64)
-    group_symbol = np.empty(n_symbols, dtype=np.int64)
-    n_groups = 0
-    for i in range(n_pool):
-        c = pool[i]
-        rating = facts[c, F_STARS]
-        for k in range(facts[c, F_SYMBOLS_N]):
-            symbol = facts[c, F_SYMBOLS + k]
-            g = group_of[symbol]
-            if g < 0:
-                g = n_groups
-                group_of[symbol] = g
-                group_symbol[g] = symbol
-                n_groups += 1
-            held = False
-            for j in range(group_n[g]):
-                if facts[group_cards[g, j], F_STARS] == rating:
-                    held = True
-                    break
-            if not held:
-                group_cards[g, group_n[g]] = c
-                group_n[g] += 1
-    eligible = np.empty(n_groups, dtype=np.int64)
+    group_card, group_size, seen, rated = group_room(facts, category_of.shape[0])
+    n_seen = collection_groups(facts, pool, n_pool, group_card, group_size, seen, rated)
+    eligible = np.empty(n_seen, dtype=np.int64)
     n_eligible = 0
-    for g in range(n_groups):
-        if group_n[g] >= 2 and (category == NO_CATEGORY or category_of[group_symbol[g]] == category):
-            eligible[n_eligible] = g
+    for k in range(n_seen):
+        symbol = seen[k]
+        if group_size[symbol] >= 2 and (category == NO_CATEGORY or category_of[symbol] == category):
+            eligible[n_eligible] = symbol
             n_eligible += 1
     if n_eligible == 0:
         return 0
-    g = eligible[rng_below(words, n_eligible)]
-    chosen = group_n[g]
+    symbol = eligible[rng_below(words, n_eligible)]
+    chosen = group_size[symbol]
     size = 2 + rng_below(words, min(chosen, most) + 1 - 2)
     order = permutation(chosen, words)
     for i in range(size):
-        out[at + i] = group_cards[g, order[i]]
+        out[at + i] = group_card[symbol, rated[symbol, order[i]]]
     return size
 
 
