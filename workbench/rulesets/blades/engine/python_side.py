@@ -503,7 +503,7 @@ def new_state(options: IntArray | None = None, traced: bool = False, cards: int 
     batch of a few tournaments (as the whole game's market plays) a fifth of its time."""
     record = np.empty(1, dtype=STATE_DTYPE)
     # The fields before the counters in one copy of a record's head as it starts (`_fresh_head`): zeroing them and
-    # setting the fields that start otherwise one by one took twice as long (22 against 10 us a record).
+    # setting the fields that start otherwise one by one took longer (20.5 against 13.2 us a record, in a loop).
     record.view(np.uint8)[:_COUNTERS_AT] = _fresh_head(traced)
     record["counters"][0, :, :cards] = 0
     if traced:
