@@ -73,7 +73,7 @@ FUSION_SHARE = 0.5
 LAST_CALL = 2
 """The segment in which the aftermarket takes no sales (`market.LAST_CALL`)."""
 SEGMENTS = 3
-"""Timer segments a round (`market.SEGMENTS`): after the last, greedy's deck and collection (`play_segments`'
+"""Timer segments a round (`market.SEGMENTS`): after the last, each seat's end of deckbuilding (`play_segments`'
 `ends`)."""
 
 
@@ -644,10 +644,10 @@ def random_round_end(
 ) -> None:
     """A random seat's end of deckbuilding, drawn from the game's generator as `RandomMarket` draws it: its deck
     (`deck`: the binder's distinct cards in a uniform order, each kind kept up to its limit in `limits`,
-    `market.legal_part`),
-    then its collection (`collection`) or Duel Mode's Elemental and Type ones (`duel_collections`) from the cards
-    outside the deck. Written into `out` as `appraise_binder` writes its ints: the deck's and the collections'
-    lengths (out[0], out[1]; Duel Mode's two at out[3], out[4]), then the deck and the collections."""
+    `market.legal_part`), then its collection (`collection`) or Duel Mode's Elemental and Type ones
+    (`duel_collections`) from the cards outside the deck. Written into `out` as `appraise_binder` writes its ints:
+    the deck's and the collections' lengths (out[0], out[1]; Duel Mode's two at out[3], out[4]), then the deck and
+    the collections."""
     n_binder = binder.shape[0]
     owned = np.zeros(facts.shape[0], dtype=np.bool_)
     for i in range(n_binder):

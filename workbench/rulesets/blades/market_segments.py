@@ -47,7 +47,7 @@ def run_segment(state: M.MarketState, policies: Sequence[M.MarketPolicy]) -> Non
     now = M.revealed_metagame(state)
     applied, _, ends = _play(state, policies, state.segment, state.segment + 1, 0, now)
     state.version += applied
-    _keep_round_end(state, policies, ends)
+    _keep_round_end(state, ends)
 
 
 def run_segments(state: M.MarketState, policies: Sequence[M.MarketPolicy]) -> None:
@@ -81,7 +81,7 @@ def run_segments(state: M.MarketState, policies: Sequence[M.MarketPolicy]) -> No
     state.short += short
     state.version += 2 + applied
     M.reveal_metagame(state, M.META_TYPE, policies)
-    _keep_round_end(state, policies, ends)
+    _keep_round_end(state, ends)
 
 
 def _play(
@@ -97,7 +97,7 @@ def _play(
     `opening` cards dealt to each seat and the store filled first (the round's opening), `dealt` cards dealt to each
     seat after the first segment, the later segments under the `later_metagame` revealed;
     the state written back. How many actions were applied, how many cards the store could not deal, and after the
-    round's last segment the greedy seats' appraisals (`play_segments`' `ends`; else None)."""
+    round's last segment every seat's end of deckbuilding (`play_segments`' `ends`; else None)."""
     cards = state.cards
     packed = _packed(state, policies, to_segment - from_segment, opening + dealt)
     ends = np.empty((state.players, AK.COUNTS + packed.arrays.binders.shape[1]), dtype=np.int64)
@@ -124,7 +124,7 @@ def _play(
     return int(applied), int(short), ends if to_segment == M.SEGMENTS else None
 
 
-def _keep_round_end(state: M.MarketState, policies: Sequence[M.MarketPolicy], ends: np.ndarray | None) -> None:
+def _keep_round_end(state: M.MarketState, ends: np.ndarray | None) -> None:
     """After the round's last segment, each seat's deck and collections as the kernel's `ends` give them, with the
     binder and the metagame they hold for (`MarketState.round_end`, read by `GreedyMarket` and `RandomMarket` at the
     end of deckbuilding: a random seat's were drawn by the kernel)."""
